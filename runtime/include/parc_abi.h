@@ -1,0 +1,276 @@
+/* parc_abi.h - the one interface between C emitted by parcc and libparc.
+ *
+ * Every entry below says where parcc emits it and shows the emitted shape.
+ * The runtime tests in test/runtime call these entries by hand ("hand-lowered
+ * C"), so a runtime bug shows up without the front end, and the compiler's
+ * lowering tests check that the emitted C calls them as documented here.
+ *
+ * Model.  A construct execution (one parblock, parfor or lparfor being
+ * executed) is one spawn descriptor, parc_desc, which lives in the parent's
+ * stack frame: the parent cannot leave the construct before every activity of
+ * it has terminated, so the descriptor outlives all of them and no allocation
+ * is made per construct or per activity.  All activities of a construct run
+ * one outlined function, the "body function", which receives a batch record
+ * (parc_act) and loops over the activity indices the runtime handed it:
+ *
+ *     static void f_parfor_L12(parc_act *parc_self_, void *parc_envp_) {
+ *       struct parc_env_f_L12 *parc_env_ = parc_envp_;
+ *       uint64_t parc_k_;
+ *       while (parc_next(parc_self_, &parc_k_)) {
+ *         int i = (int)parc_iter(parc_env_->from, parc_env_->step, parc_k_);
+ *         { ...user body, shared variables as (*parc_env_->x)... }
+ *       }
+ *     }
+ *
+ * Looping inside the body function makes a tiny activity cost a loop
+ * iteration plus one poll, not an indirect call.  When an activity blocks
+ * (sync, semaphore, waiting at epar for its own children) the runtime cuts the
+ * batch after the blocked index and hands the rest to another envelope, so the
+ * loop above never holds back activities that are not blocked.
+ *
+ * Identifiers: everything the compiler emits is spelled parc_* (runtime
+ * entries) or parc_..._ with a trailing underscore (compiler temporaries), so
+ * neither collides with user code (PARC reserves the parc_ prefix).
+ */
+#ifndef PARC_PARC_ABI_H
+#define PARC_PARC_ABI_H
+
+#include <stdint.h>
+
+#include "parc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever the layout or meaning of anything below changes.  parcc
+ * emits `_Static_assert(PARC_ABI_VERSION == N, ...)` at the top of each
+ * lowered file so that a stale runtime header is caught at compile time. */
+#define PARC_ABI_VERSION 1
+
+/* ---- Construct sites ------------------------------------------------------
+ * One static parc_site per construct in the source, emitted at file scope
+ * before the function that contains the construct:
+ *
+ *     static parc_site parc_site_f_L12_ =
+ *         PARC_SITE_INIT("prog.pc", "f", 12, 5, PARC_KIND_PARFOR);
+ *
+ * The runtime names the construct by it in errors, statistics and traces, and
+ * keeps per-construct counters in the runtime-owned tail.                   */
+enum parc_kind {
+  PARC_KIND_PARBLOCK = 1,
+  PARC_KIND_PARFOR = 2,
+  PARC_KIND_LPARFOR = 3,
+  PARC_KIND_MAPPED_LPARFOR = 4,
+  PARC_KIND_ROOT = 5 /* main, the root activity: used by the runtime only */
+};
+
+typedef struct parc_site {
+  const char *file; /* the user's source file, as given to parcc */
+  const char *func; /* the function in which the construct appears */
+  unsigned line;    /* line and column of the construct's keyword */
+  unsigned col;
+  unsigned kind; /* enum parc_kind */
+  /* Owned by the runtime; zero in the static initialiser. */
+  int registered_;
+  struct parc_site *next_;
+  unsigned long long executions_;
+  unsigned long long created_;
+  unsigned long long killed_;
+} parc_site;
+
+#define PARC_SITE_INIT(file, func, line, col, kind)                            \
+  { (file), (func), (line), (col), (kind), 0, 0, 0, 0, 0 }
+
+/* ---- Descriptors ----------------------------------------------------------
+ * Storage for one construct execution.  Opaque to emitted code; the runtime
+ * checks with _Static_assert that its descriptor fits.  Emitted as a local of
+ * the parent, right before the spawn call:
+ *
+ *     parc_desc parc_d_L12_;
+ */
+#define PARC_DESC_BYTES 448
+typedef struct parc_desc {
+  _Alignas(16) unsigned char opaque_[PARC_DESC_BYTES];
+} parc_desc;
+
+/* ---- Batches: the activity being run ----------------------------------------
+ * The runtime passes the body function a batch: the indices next .. end-1 of
+ * one construct's activities, all to be run by this call.  `cur` is the index
+ * of the activity now running; `total` the number of activities of the
+ * construct (for lparfor: the number of chunks).  The runtime's own record
+ * starts with this struct; emitted code only reads and advances it through
+ * parc_next and passes the pointer back to parc_sync, parc_pbreak and
+ * parc_preturn*.  Only the context running the batch touches these fields.  */
+typedef struct parc_act {
+  uint64_t next;
+  uint64_t end;
+  uint64_t cur;
+  uint64_t total;
+} parc_act;
+
+/* The body function of a construct: one per construct, static, named after
+ * the function, construct and line (e.g. main_parfor_L12).                  */
+typedef void (*parc_body_fn)(parc_act *self, void *env);
+
+/* ---- Polling ----------------------------------------------------------------
+ * Killed activities stop at their next poll point (contract, pbreak).  The
+ * fast path is one relaxed load of a global that is non-zero only while some
+ * kill is being carried out; everything else is in parc_poll_slow, which is
+ * out of line so that emitted code never caches thread-local addresses across
+ * a context switch.
+ *
+ * Emitted: at the entry of every function defined in a PARC source file
+ *     parc_poll();
+ * and in the condition of every loop there (the back-edge),
+ *     while ((parc_poll(), cond)) ...     for (init; (parc_poll(), cond); inc)
+ * and, for loops without a condition, as the first statement of the body.
+ * Construct entry and exit (epar) and the blocking operations poll inside the
+ * runtime.                                                                  */
+extern unsigned parc_kill_pending_;
+void parc_poll_slow(void);
+
+static inline void parc_poll(void) {
+  if (__builtin_expect(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) != 0, 0))
+    parc_poll_slow();
+}
+
+/* Emitted as the loop head of every body function (see the top of this file).
+ * Returns 0 when the batch is done.                                         */
+static inline int parc_next(parc_act *self, uint64_t *k) {
+  if (self->next >= self->end)
+    return 0;
+  *k = self->cur = self->next++;
+  parc_poll();
+  return 1;
+}
+
+/* ---- Spawning ---------------------------------------------------------------
+ * parblock with n sections, and parfor with `count` activities.  Returns once
+ * every activity has terminated or been killed.  Emitted in place of the
+ * construct, inside a block of its own:
+ *
+ *     { struct parc_env_f_L12 parc_e_L12_ = { &x, &a, from, step };
+ *       parc_desc parc_d_L12_;
+ *       parc_spawn(&parc_d_L12_, &parc_site_f_L12_, f_parfor_L12, &parc_e_L12_,
+ *                  parc_count_s(from, to, step, &parc_site_f_L12_)); }
+ *
+ * For a parblock, count is the number of sections and the body function
+ * switches on the index.                                                    */
+void parc_spawn(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
+                uint64_t count);
+
+/* lparfor and mapped lparfor over `niter` iterations: the runtime makes
+ * min(P, niter) chunk activities (parc_act.total), chunk k holding iterations
+ * parc_chunk_lo(niter, total, k) .. parc_chunk_lo(niter, total, k+1) - 1.
+ * With mapped != 0, chunk k runs on processor k every time.  Emitted as
+ *
+ *     parc_spawn_lparfor(&parc_d_L20_, &parc_site_f_L20_, f_lparfor_L20,
+ *                        &parc_e_L20_, parc_count_s(...), 0);
+ *
+ * and the body function loops over the chunk's iterations, polling on each. */
+void parc_spawn_lparfor(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
+                        uint64_t niter, int mapped);
+
+static inline uint64_t parc_chunk_lo(uint64_t niter, uint64_t nchunks, uint64_t k) {
+  uint64_t q = niter / nchunks, r = niter % nchunks;
+  return k * q + (k < r ? k : r);
+}
+
+/* ---- Iteration spaces -------------------------------------------------------
+ * FROM, TO and STEP are evaluated once by the parent and converted to the
+ * index TYPE (contract, parfor); parcc then widens them to long long (signed
+ * TYPE) or unsigned long long (unsigned TYPE) and emits
+ *
+ *     parc_count_s((long long)(T)(FROM), (long long)(T)(TO), (long long)(T)(STEP), &site)
+ *
+ * which returns the number of values, never wrapping past TO.  STEP == 0 stops
+ * the program with a message naming the construct.  Activity k's index is
+ *
+ *     T i = (T)parc_iter(from, step, k);
+ *
+ * computed modulo 2^64, which is exact because the value lies between FROM
+ * and TO.                                                                   */
+_Noreturn void parc_error_step0(const parc_site *site);
+_Noreturn void parc_error_count(const parc_site *site);
+
+static inline uint64_t parc_count_s(long long from, long long to, long long step,
+                                    const parc_site *site) {
+  uint64_t span, n;
+  if (step == 0)
+    parc_error_step0(site);
+  if (step > 0) {
+    if (from > to)
+      return 0;
+    span = (uint64_t)to - (uint64_t)from;
+    n = span / (uint64_t)step;
+  } else {
+    if (from < to)
+      return 0;
+    span = (uint64_t)from - (uint64_t)to;
+    n = span / (0 - (uint64_t)step);
+  }
+  if (n == UINT64_MAX)
+    parc_error_count(site);
+  return n + 1;
+}
+
+static inline uint64_t parc_count_u(unsigned long long from, unsigned long long to,
+                                    unsigned long long step, const parc_site *site) {
+  uint64_t n;
+  if (step == 0)
+    parc_error_step0(site);
+  if (from > to)
+    return 0;
+  n = (to - from) / step;
+  if (n == UINT64_MAX)
+    parc_error_count(site);
+  return n + 1;
+}
+
+static inline unsigned long long parc_iter(unsigned long long from,
+                                           unsigned long long step, uint64_t k) {
+  return from + k * step;
+}
+
+/* ---- sync ---------------------------------------------------------------------
+ * `sync;` inside an activity of a parfor or parblock (never directly in an
+ * lparfor body: parcc rejects that).  Emitted as
+ *
+ *     parc_sync(parc_self_);
+ *
+ * where parc_self_ is the batch of the innermost construct.  A terminated or
+ * killed sibling counts as arrived.                                          */
+void parc_sync(parc_act *self);
+
+/* ---- pbreak and preturn -------------------------------------------------------
+ * `pbreak;` kills every other activity of the innermost construct and their
+ * descendants and ends the calling activity:
+ *
+ *     parc_pbreak(parc_self_);
+ *
+ * `preturn EXPR;` in an activity kills every activity the function invocation
+ * created and makes the function return EXPR.  `depth` counts the constructs
+ * from the innermost one out to the function's outermost one (1 when the
+ * preturn is directly in an activity of the outermost construct).  Emitted as
+ *
+ *     { __typeof__(*parc_env_->parc_rv_) parc_v_ = (EXPR);
+ *       if (parc_preturn_claim(parc_self_, 2)) *parc_env_->parc_rv_ = parc_v_;
+ *       parc_preturn(parc_self_, 2); }
+ *
+ * parc_preturn_claim returns 1 for exactly one preturning activity, whose
+ * value the function returns.  After the outermost construct of a function
+ * that contains a preturn, parcc emits
+ *
+ *     if (parc_preturned(&parc_d_L12_)) return parc_rv_;
+ */
+_Noreturn void parc_pbreak(parc_act *self);
+int parc_preturn_claim(parc_act *self, unsigned depth);
+_Noreturn void parc_preturn(parc_act *self, unsigned depth);
+int parc_preturned(const parc_desc *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PARC_PARC_ABI_H */

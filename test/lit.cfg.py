@@ -1,0 +1,52 @@
+# LIT configuration for parcc: substitutions shared by every test folder.
+#
+# Composed substitutions in the manner of OpenMP's runtime tests:
+#   %parcc            the compiler under test (back end: the runtime's C compiler)
+#   %parcc-clang      the compiler under test with clang-19 as back end
+#   %cc-runtime       compile and link hand-lowered C against libparc
+#   %run-1 / %run-4   run a program at PARC_NPROCS=1 / 4 (with a time limit)
+#   %FileCheck, %not  the LLVM test tools
+#   %cflags-strict    warnings that emitted C must compile cleanly under
+import os
+import lit.formats
+
+config.name = "parcc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".pc", ".c", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "README.md"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.parcc_obj_root, "test")
+
+san = " " + config.sanflags if config.sanflags else ""
+timeout = "timeout -k 5 120"
+
+config.environment["PARCC_CC"] = config.test_cc
+for var in ("PARC_NPROCS", "PARC_STATS", "PARC_TRACE", "PARC_SCHED", "PARC_SEED", "PARC_PIN", "PARC_KILL"):
+    config.environment.pop(var, None)
+if config.sanitize == "thread":
+    config.environment["TSAN_OPTIONS"] = "halt_on_error=1 second_deadlock_stack=1"
+    config.available_features.add("tsan")
+elif config.sanitize == "address":
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    config.available_features.add("asan")
+if config.clang19:
+    config.available_features.add("clang19")
+
+runtime_cc = "%s -std=gnu11 -Wall -Wextra -Werror -g -O1%s -I%s %%s -L%s -lparc %s -o %%t" % (
+    config.test_cc, san, config.runtime_include, config.runtime_lib_dir, config.runtime_libs)
+
+config.substitutions.append(("%parcc-clang", "%s --cc=%s%s" % (config.parcc, config.clang19, san)))
+config.substitutions.append(("%parcc", config.parcc + san))
+config.substitutions.append(("%cc-runtime", runtime_cc))
+config.substitutions.append(("%run-1", "env PARC_NPROCS=1 %s" % timeout))
+config.substitutions.append(("%run-2", "env PARC_NPROCS=2 %s" % timeout))
+config.substitutions.append(("%run-4", "env PARC_NPROCS=4 %s" % timeout))
+config.substitutions.append(("%run-8", "env PARC_NPROCS=8 %s" % timeout))
+config.substitutions.append(("%run", timeout))
+config.substitutions.append(("%FileCheck", config.filecheck))
+config.substitutions.append(("%not", config.not_tool))
+config.substitutions.append(("%cflags-strict", "-std=gnu17 -Wall -Wextra -Werror"))
+config.substitutions.append(("%runtime-include", config.runtime_include))
+config.substitutions.append(("%srcroot", config.parcc_src_root))
+config.substitutions.append(("%python", config.python))
