@@ -1,0 +1,114 @@
+/* barrier.c - sync: the barrier among the activities of one construct.
+ *
+ * State in the descriptor, under d->lock: the generation, two arrival
+ * counters used alternately by generation parity, and the FIFO of parked
+ * waiters of the current generation.  Terminated activities are counted by
+ * d->unfinished (descriptor.c), so the release condition of generation g is
+ *
+ *     arrived[g & 1] == unfinished        (every unfinished activity waits)
+ *
+ * checked by each arrival and, once a barrier is in use (bar_used), by every
+ * termination.  The last arrival readies all waiters at once, batched per
+ * processor (parc_ready_list), so `parfor N { sync; }` is O(N): no waiter
+ * ever re-checks, unlike MAXI's yield loop (5.4).  Arrivals of generation
+ * g+1 can only come after g's release, so the two counters never mix; the
+ * second one keeps a late reader of the parity (the release condition
+ * checked by a finisher) from seeing a counter being refilled.
+ *
+ * A killed waiter (kill.c) is taken out of the queue and its arrival undone;
+ * it then unwinds and terminates, which counts it as arrived.
+ */
+#include "internal.h"
+
+/* Precondition: d->lock held (or P == 1).  If generation g is complete,
+ * move its waiters onto *wake (to be readied after unlocking). */
+void parc_bar_check_locked(parc_drt *d, parc_ctx **wake) {
+  uint64_t g = d->bar_gen;
+  uint64_t a = d->arrived[g & 1];
+  /* seq_cst load: pairs with the parent's lock-free seq_cst decrement. */
+  if (a == 0 || a != __atomic_load_n(&d->unfinished, __ATOMIC_SEQ_CST))
+    return;
+  parc_ctx *list = d->bar_head;
+  for (parc_ctx *c = list; c; c = c->next) {
+    parc_unregister_blocked(c);
+    c->wait_kind = PARC_WAIT_NONE;
+  }
+  d->bar_head = d->bar_tail = NULL;
+  d->arrived[g & 1] = 0;
+  d->bar_gen = g + 1;
+  /* Append to *wake (the caller may hold other waiters). */
+  parc_ctx **t = wake;
+  while (*t)
+    t = &(*t)->next;
+  *t = list;
+}
+
+/* Precondition: c waits in d's barrier, d->lock held.  Used by kill delivery. */
+void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c) {
+  parc_ctx **pp = &d->bar_head, *prev = NULL;
+  while (*pp && *pp != c) {
+    prev = *pp;
+    pp = &(*pp)->next;
+  }
+  PARC_ASSERT(*pp == c);
+  *pp = c->next;
+  if (d->bar_tail == c)
+    d->bar_tail = prev;
+  c->next = NULL;
+  d->arrived[d->bar_gen & 1]--;
+}
+
+void parc_sync(parc_act *self) {
+  parc_batch *b = (parc_batch *)self;
+  parc_drt *d = b->d;
+  parc_poll();
+  if (d->count == 1)
+    return; /* no sibling to wait for */
+  parc_proc *p = parc_self();
+  parc_ctx *c = p->cur;
+  PARC_ASSERT(c->cur_act == b);
+  /* Account terminated batch-mates and hand our unstarted ones to a rep:
+   * they must reach the barrier (or terminate) without us. */
+  parc_detach_chain(p, c);
+  parc_ctx *wake = NULL;
+  int single = parc_rt.single;
+  if (!single)
+    parc_spin_lock(&d->lock);
+  /* seq_cst store, then parc_bar_check_locked's seq_cst load of unfinished:
+   * the Dekker pair with the parent's lock-free termination (descriptor.c). */
+  __atomic_store_n(&d->bar_used, 1, __ATOMIC_SEQ_CST);
+  d->arrived[d->bar_gen & 1]++;
+  parc_bar_check_locked(d, &wake);
+  if (wake) {
+    /* We were the last arrival; we are not in the list (we never queued). */
+    if (!single)
+      parc_spin_unlock(&d->lock);
+    parc_ready_list(wake);
+    parc_poll();
+    return;
+  }
+  c->next = NULL;
+  if (d->bar_tail)
+    d->bar_tail->next = c;
+  else
+    d->bar_head = c;
+  d->bar_tail = c;
+  c->wait_kind = PARC_WAIT_SYNC;
+  c->wait_obj = d;
+  c->wait_lock = &d->lock;
+  c->wake_killed = 0;
+  parc_register_blocked(p, c);
+  if (parc_kill_active() && parc_victim(d)) {
+    /* A kill posted before we registered: its delivery may have missed us. */
+    parc_bar_cancel_locked(d, c);
+    parc_unregister_blocked(c);
+    c->wait_kind = PARC_WAIT_NONE;
+    if (!single)
+      parc_spin_unlock(&d->lock);
+    parc_unwind(b);
+  }
+  parc_park(p, &d->lock);
+  if (c->wake_killed)
+    parc_unwind(b);
+  parc_poll();
+}

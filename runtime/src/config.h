@@ -1,0 +1,78 @@
+/* config.h - libparc's tunables: every compile-time knob in one place.
+ *
+ * Each value can be overridden with -D at build time; the _Static_asserts
+ * below keep overrides inside the range the code was written for.
+ */
+#ifndef PARC_CONFIG_H
+#define PARC_CONFIG_H
+
+/* Upper limit for PARC_NPROCS (contract: rejected above this). */
+#ifndef PARC_MAX_PROCS
+#define PARC_MAX_PROCS 1024
+#endif
+
+/* Default envelope stack size (PARC_STACK_SIZE overrides at run time), and
+ * the range accepted for it. */
+#ifndef PARC_DEFAULT_STACK
+#define PARC_DEFAULT_STACK (1024u * 1024u)
+#endif
+#ifndef PARC_MIN_STACK
+#define PARC_MIN_STACK (16u * 1024u)
+#endif
+#ifndef PARC_MAX_STACK
+#define PARC_MAX_STACK (1024u * 1024u * 1024u)
+#endif
+
+/* Stack of processor 0's get_work loop (runtime code only, never user code). */
+#ifndef PARC_SCHED_STACK
+#define PARC_SCHED_STACK (256u * 1024u)
+#endif
+
+/* Alternate signal stack used to report stack overflows. */
+#ifndef PARC_ALTSTACK
+#define PARC_ALTSTACK (64u * 1024u)
+#endif
+
+/* How long an idle processor spins (looking for work, with `pause`) before
+ * it goes to sleep, in nanoseconds.  Long enough to bridge the gap between a
+ * parent's spawn and its next one; short enough not to burn a shared core. */
+#ifndef PARC_SPIN_NS
+#define PARC_SPIN_NS 60000
+#endif
+
+/* Spin iterations of a contended spinlock before it yields the CPU. */
+#ifndef PARC_LOCK_SPINS
+#define PARC_LOCK_SPINS 128
+#endif
+
+/* When a batch is taken from a descriptor whose barrier already has
+ * arrivals (MAXI 5.4), create up to this many envelopes in one mmap. */
+#ifndef PARC_ENV_BATCH_MAX
+#define PARC_ENV_BATCH_MAX 64
+#endif
+
+/* Maximum number of kills (pbreak/preturn targets) in flight at once whose
+ * ranges are posted; more fall back to per-descriptor flags only, which is
+ * still exact (see kill.c). */
+#ifndef PARC_MAX_RANGE_KILLS
+#define PARC_MAX_RANGE_KILLS 64
+#endif
+
+/* Sizes of the per-processor mapped-lparfor inbox (grows on demand). */
+#ifndef PARC_INBOX_INIT
+#define PARC_INBOX_INIT 16
+#endif
+
+_Static_assert(PARC_MAX_PROCS >= 1 && PARC_MAX_PROCS <= 65536, "PARC_MAX_PROCS out of range");
+_Static_assert(PARC_MIN_STACK >= 8192, "envelope stacks below 8 KiB cannot run C code");
+_Static_assert(PARC_DEFAULT_STACK >= PARC_MIN_STACK && PARC_DEFAULT_STACK <= PARC_MAX_STACK,
+               "PARC_DEFAULT_STACK out of range");
+_Static_assert(PARC_SCHED_STACK >= 64u * 1024u, "the scheduler needs a real stack");
+_Static_assert(PARC_ALTSTACK >= 16384, "signal handlers need at least SIGSTKSZ");
+_Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
+_Static_assert(PARC_LOCK_SPINS >= 1, "PARC_LOCK_SPINS must be positive");
+_Static_assert(PARC_ENV_BATCH_MAX >= 1 && PARC_ENV_BATCH_MAX <= 4096, "PARC_ENV_BATCH_MAX out of range");
+_Static_assert(PARC_MAX_RANGE_KILLS >= 1, "PARC_MAX_RANGE_KILLS must be positive");
+_Static_assert(PARC_INBOX_INIT >= 1, "PARC_INBOX_INIT must be positive");
+
+#endif /* PARC_CONFIG_H */

@@ -1,0 +1,280 @@
+/* context.c - user-level contexts: envelope stacks, the pool, switching, and
+ * the stack-overflow report.
+ *
+ * An envelope is an mmap'd region [guard page | stack ... | parc_ctx]: the
+ * context record sits at the top of its own stack mapping, so creating an
+ * envelope costs one mmap and one mprotect and no malloc.  Envelopes are
+ * pooled per processor and never unmapped (a program that once needed N
+ * blocked activities at a time will likely need them again; the pages it
+ * touched stay resident, which is the price).
+ *
+ * Sanitizers must be told about every switch: TSan through its fiber API,
+ * ASan through start/finish_switch_fiber, or they report false races and
+ * false stack-buffer overflows.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#if PARC_TSAN
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+#endif
+#if PARC_ASAN
+void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
+void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old,
+                                     size_t *size_old);
+#endif
+
+#if !PARC_CTX_UCONTEXT
+void parc_ctx_swap_(void **save_sp, void *new_sp) PARC_INTERNAL;
+void parc_ctx_start_(void) PARC_INTERNAL;
+#endif
+
+/* Describe a context that runs on a native thread stack (main, workers). */
+void parc_ctx_init_native(parc_ctx *c) {
+  c->pin = -1;
+#if PARC_TSAN
+  c->tsan_fiber = __tsan_get_current_fiber();
+#endif
+#if PARC_ASAN
+  pthread_attr_t a;
+  if (pthread_getattr_np(pthread_self(), &a) == 0) {
+    void *addr;
+    size_t size;
+    pthread_attr_getstack(&a, &addr, &size);
+    c->asan_bottom = addr;
+    c->asan_size = size;
+    pthread_attr_destroy(&a);
+  }
+#endif
+}
+
+/* The first code run on a new context. */
+static void ctx_entry(parc_ctx *c, void (*fn)(parc_ctx *)) {
+#if PARC_ASAN
+  /* A fresh fiber has no fake stack to restore (NULL). */
+  __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
+  fn(c);
+  PARC_ASSERT(!"context entry function returned");
+}
+
+#if PARC_CTX_UCONTEXT
+/* makecontext passes only int arguments portably: find the context through
+ * the processor, whose `cur` the switch has just set. */
+static void uc_trampoline(void) {
+  parc_ctx *c = parc_self()->cur;
+  ctx_entry(c, c->entry);
+}
+#else
+static void asm_trampoline_target(parc_ctx *c) { ctx_entry(c, c->entry); }
+#endif
+
+/* Prepare context c (stack [lo, hi)) to start in fn(c) when first switched to. */
+static void ctx_prepare(parc_ctx *c, char *lo, char *hi, void (*fn)(parc_ctx *)) {
+  c->stack_lo = lo;
+  c->stack_hi = hi;
+  c->pin = -1;
+  c->entry = fn;
+#if PARC_CTX_UCONTEXT
+  getcontext(&c->uc);
+  c->uc.uc_stack.ss_sp = lo;
+  c->uc.uc_stack.ss_size = (size_t)(hi - lo);
+  c->uc.uc_link = NULL;
+  makecontext(&c->uc, uc_trampoline, 0);
+#else
+  uint64_t *sp = (uint64_t *)(void *)((uintptr_t)hi & ~(uintptr_t)15) - 10;
+  /* Frame popped by parc_ctx_swap_: csr, r15, r14, r13, r12, rbx, rbp, ret. */
+  uint32_t csr[2] = {0x1F80u, 0x037Fu}; /* MXCSR and x87 control word at reset */
+  memcpy(&sp[0], csr, sizeof csr);
+  sp[1] = 0;                                 /* r15 */
+  sp[2] = 0;                                 /* r14 */
+  sp[3] = (uint64_t)(uintptr_t)c;            /* r13: argument */
+  sp[4] = (uint64_t)(uintptr_t)asm_trampoline_target; /* r12: entry */
+  sp[5] = 0;                                 /* rbx */
+  sp[6] = 0;                                 /* rbp */
+  sp[7] = (uint64_t)(uintptr_t)parc_ctx_start_; /* return address */
+  sp[8] = 0;
+  sp[9] = 0;
+  c->sp = sp;
+#endif
+#if PARC_TSAN
+  c->tsan_fiber = __tsan_create_fiber(0);
+#endif
+#if PARC_ASAN
+  c->asan_bottom = lo;
+  c->asan_size = (size_t)(hi - lo);
+#endif
+}
+
+/* Switch from context `from` (running now on processor p) to `to`. */
+void parc_ctx_switch(parc_proc *p, parc_ctx *from, parc_ctx *to) {
+  p->cur = to;
+  to->last = p;
+  p->switch_from = from;
+#if PARC_TSAN
+  __tsan_switch_to_fiber(to->tsan_fiber, 0);
+#endif
+#if PARC_ASAN
+  __sanitizer_start_switch_fiber(&from->asan_fake, to->asan_bottom, to->asan_size);
+#endif
+#if PARC_CTX_UCONTEXT
+  if (swapcontext(&from->uc, &to->uc) != 0)
+    parc_fatal(1, "swapcontext failed: %s", strerror(errno));
+#else
+  parc_ctx_swap_(&from->sp, to->sp);
+#endif
+#if PARC_ASAN
+  __sanitizer_finish_switch_fiber(from->asan_fake, NULL, NULL);
+#endif
+}
+
+static size_t env_span(void) { return parc_rt.stack_size + parc_rt.page; }
+
+/* Carve envelope k out of a mapping holding n of them. */
+static parc_ctx *env_carve(char *map, size_t span, int k) {
+  char *base = map + (size_t)k * span;
+  char *lo = base + parc_rt.page;
+  char *top = base + span;
+  parc_ctx *c = (parc_ctx *)(void *)(((uintptr_t)top - sizeof(parc_ctx)) & ~(uintptr_t)63);
+  memset(c, 0, sizeof *c);
+  c->map = base;
+  c->map_size = span;
+  c->is_env = 1;
+  ctx_prepare(c, lo, (char *)c, parc_env_main);
+  return c;
+}
+
+/* Create n envelopes with one mmap (n > 1 is MAXI 5.4's "allocate the
+ * envelopes for the whole batch at once"); returns them chained by ->next. */
+static parc_ctx *env_create(parc_proc *p, int n) {
+  size_t span = env_span();
+  char *map = mmap(NULL, span * (size_t)n, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (map == MAP_FAILED)
+    parc_fatal(1, "cannot allocate an envelope stack of %zu KiB: %s", parc_rt.stack_size / 1024,
+               strerror(errno));
+  parc_ctx *head = NULL;
+  for (int k = n - 1; k >= 0; k--) {
+    if (mprotect(map + (size_t)k * span, parc_rt.page, PROT_NONE) != 0)
+      parc_fatal(1, "cannot protect an envelope guard page: %s", strerror(errno));
+    parc_ctx *c = env_carve(map, span, k);
+    c->next = head;
+    head = c;
+  }
+  PARC_STAT_ADD(p, env_created, (uint64_t)n);
+  return head;
+}
+
+/* An envelope for processor p.  sync_hint: the batch about to run comes from
+ * a descriptor whose barrier already has arrivals, so its activities will
+ * likely all block: create envelopes for the whole batch at once. */
+parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch) {
+  parc_ctx *c = p->pool;
+  if (c) {
+    p->pool = c->next;
+    c->next = NULL;
+    PARC_STAT_ADD(p, env_reused, 1);
+    return c;
+  }
+  int n = 1;
+  if (sync_hint && batch > 1)
+    n = batch > PARC_ENV_BATCH_MAX ? PARC_ENV_BATCH_MAX : (int)batch;
+  c = env_create(p, n);
+  p->pool = c->next;
+  c->next = NULL;
+  return c;
+}
+
+void parc_env_put(parc_proc *p, parc_ctx *c) {
+  c->cur_act = NULL;
+  c->pin = -1;
+  c->next = p->pool;
+  p->pool = c;
+}
+
+/* Processor p's scheduler context on a runtime-allocated stack (processor 0:
+ * its thread is the main thread, whose native stack runs main()). */
+void parc_sched_ctx_make(parc_proc *p, void (*entry)(parc_ctx *)) {
+  size_t size = PARC_SCHED_STACK + parc_rt.page;
+  char *map = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (map == MAP_FAILED)
+    parc_fatal(1, "cannot allocate the scheduler stack: %s", strerror(errno));
+  if (mprotect(map, parc_rt.page, PROT_NONE) != 0)
+    parc_fatal(1, "cannot protect the scheduler guard page: %s", strerror(errno));
+  parc_ctx *c = &p->sched_ctx;
+  c->map = map;
+  c->map_size = size;
+  ctx_prepare(c, map + parc_rt.page, map + size, entry);
+  p->sched = c;
+}
+
+/* ---- Stack overflow -------------------------------------------------------
+ * An activity that runs off its envelope stack hits the PROT_NONE guard page.
+ * The SIGSEGV handler runs on an alternate signal stack (the faulting stack
+ * is full), recognises the guard page of the context running on this thread
+ * and reports the construct; any other fault gets the previous disposition
+ * back and is re-raised by returning (the instruction faults again). */
+static struct sigaction old_segv;
+static int segv_installed;
+
+static void segv_handler(int sig, siginfo_t *si, void *uc) {
+  (void)uc;
+  parc_proc *p = parc_self();
+  parc_ctx *c = p ? p->cur : NULL;
+  char *addr = si->si_addr;
+  if (c && c->stack_lo && addr >= c->stack_lo - parc_rt.page && addr < c->stack_lo) {
+    char buf[512];
+    int n;
+    parc_batch *b = c->cur_act;
+    if (b && b->d && b->d->site) {
+      const parc_site *s = b->d->site;
+      n = snprintf(buf, sizeof buf,
+                   "parc: error: stack overflow in an activity of %s:%u:%u (%s) "
+                   "(stack size %zu KiB; set PARC_STACK_SIZE)\n",
+                   s->file ? s->file : "?", s->line, s->col, s->func ? s->func : "?",
+                   (size_t)(c->stack_hi - c->stack_lo) / 1024);
+    } else {
+      n = snprintf(buf, sizeof buf,
+                   "parc: error: stack overflow in the runtime scheduler (processor %d)\n",
+                   p->id);
+    }
+    if (n > 0 && write(2, buf, (size_t)n) < 0) {
+      /* nothing more can be done in a signal handler */
+    }
+    _exit(1);
+  }
+  sigaction(sig, &old_segv, NULL);
+}
+
+/* Give the calling thread an alternate signal stack. */
+void parc_sigsegv_init_thread(void) {
+  stack_t ss;
+  ss.ss_sp = mmap(NULL, PARC_ALTSTACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (ss.ss_sp == MAP_FAILED)
+    return; /* overflow reports degrade to a plain SIGSEGV */
+  ss.ss_size = PARC_ALTSTACK;
+  ss.ss_flags = 0;
+  sigaltstack(&ss, NULL);
+}
+
+void parc_sigsegv_install(void) {
+  if (segv_installed)
+    return;
+  segv_installed = 1;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = segv_handler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &old_segv);
+}

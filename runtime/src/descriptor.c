@@ -1,0 +1,327 @@
+/* descriptor.c - spawning: descriptor set-up, claiming shares, running
+ * batches, termination accounting and the parent's wait at epar.
+ *
+ * Protocols (the essay at the top of processor.c gives the whole picture):
+ *
+ * Claim.  d->claimed is the next unclaimed index.  A claimer CASes it from c
+ * to c + n with n = ceil((count - c) / P) (guided self-scheduling, MAXI 5.2).
+ * Relaxed suffices: the CAS only partitions indices; the descriptor's
+ * contents were published to thieves by the list lock (acquire) and are the
+ * parent's own writes otherwise.  The claimer that makes claimed == count
+ * unlinks d from its home list, so an unlisted descriptor has nothing left
+ * to claim.  When a kill is under way and d is a victim, a claimer takes
+ * everything left at once and accounts it as killed.
+ *
+ * Termination.  d->unfinished counts activities not yet accounted as
+ * terminated (killed or never started included).  A batch accounts its
+ * activities when it ends, or its terminated prefix when its current
+ * activity blocks (parc_account_prefix), so that siblings waiting at a
+ * barrier see them.
+ *   - Non-parent finishers: lock d; unfinished -= n; if it reached 0, take
+ *     the parked parent out of d->waiter; check the barrier; unlock; then
+ *     ready the parent.  Nothing in d is touched after the unlock.
+ *   - The parent's own inline batches: unfinished -= n with a seq_cst RMW and
+ *     no lock (the parent never waits on itself), then a seq_cst load of
+ *     bar_used: if a barrier is in use, lock d and check it (the Dekker pair
+ *     with parc_sync's seq_cst store of bar_used and load of unfinished).
+ *   - The parent at epar: if it accounted all `count` activities itself,
+ *     nobody else touched d and it leaves at once.  Otherwise it locks d; if
+ *     unfinished == 0 it unlocks and leaves (the lock orders it after every
+ *     finisher's unlock); else it stores itself in d->waiter and parks with
+ *     d->lock released by the scheduler after the switch.
+ * At P == 1 the same steps run with plain loads and stores and no locks.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, uint64_t count,
+                      parc_batch *parent) {
+  d->fn = fn;
+  d->env = env;
+  d->site = site;
+  d->count = count;
+  d->parent = parent;
+  d->mapped = 0;
+  d->preturned = 0;
+  d->listed = 0;
+  d->claimed = 0;
+  d->unfinished = count;
+  d->lock.v = 0;
+  d->waiter = NULL;
+  d->bar_used = 0;
+  d->bar_gen = 0;
+  d->arrived[0] = d->arrived[1] = 0;
+  d->bar_head = d->bar_tail = NULL;
+  d->killflag = 0;
+  d->preturn_claimed = 0;
+  d->dead = 0;
+  d->checked_epoch = 0;
+  d->range_slot = -1;
+  parc_spawn_range(d, parent, count);
+  if (PARC_UNLIKELY(parc_rt.stats))
+    parc_stats_site(site, count);
+}
+
+uint64_t parc_claim(parc_drt *d, uint64_t *lo) {
+  uint64_t count = d->count;
+  if (parc_rt.single) {
+    uint64_t c = d->claimed;
+    if (c >= count)
+      return 0;
+    d->claimed = count;
+    *lo = c;
+    return count - c;
+  }
+  int all = parc_kill_active() && parc_victim(d);
+  uint64_t P = (uint64_t)parc_rt.P;
+  /* relaxed: see "Claim" above. */
+  uint64_t c = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
+  for (;;) {
+    uint64_t rem = count - c;
+    if (rem == 0)
+      return 0;
+    uint64_t n = all ? rem : rem / P + (rem % P != 0);
+    if (__atomic_compare_exchange_n(&d->claimed, &c, c + n, 1, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+      *lo = c;
+      return n;
+    }
+  }
+}
+
+void parc_finish(parc_drt *d, uint64_t n, int is_parent) {
+  parc_ctx *wake = NULL, *w = NULL;
+  if (n == 0)
+    return;
+  if (parc_rt.single) {
+    d->unfinished -= n;
+    if (d->bar_used)
+      parc_bar_check_locked(d, &wake);
+    if (d->unfinished == 0 && d->waiter) {
+      w = d->waiter;
+      d->waiter = NULL;
+    }
+  } else if (is_parent) {
+    /* seq_cst RMW then seq_cst load: the Dekker pair with parc_sync. */
+    __atomic_fetch_sub(&d->unfinished, n, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&d->bar_used, __ATOMIC_SEQ_CST)) {
+      parc_spin_lock(&d->lock);
+      parc_bar_check_locked(d, &wake);
+      parc_spin_unlock(&d->lock);
+    }
+  } else {
+    parc_spin_lock(&d->lock);
+    /* seq_cst: read without the lock by parc_sync's barrier check pairing
+     * (see above) and by the parent's epar fast check. */
+    if (__atomic_sub_fetch(&d->unfinished, n, __ATOMIC_SEQ_CST) == 0 && d->waiter) {
+      w = d->waiter;
+      d->waiter = NULL;
+    }
+    if (d->bar_used)
+      parc_bar_check_locked(d, &wake);
+    parc_spin_unlock(&d->lock);
+    /* From here on d may be gone (the parent may leave): touch only w. */
+  }
+  if (wake)
+    parc_ready_list(wake);
+  if (w)
+    parc_ready(w);
+}
+
+void parc_account_prefix(parc_batch *b) {
+  uint64_t n = b->act.cur - b->start;
+  if (n) {
+    b->start = b->act.cur;
+    parc_finish(b->d, n, b->is_parent);
+  }
+}
+
+/* Run batch b on context c and account all of it.  The _setjmp is the
+ * landing point of a kill (kill.c): the activities [cur, end) were killed
+ * (less the current one if it ended itself by pbreak/preturn). */
+static __attribute__((noinline)) uint64_t run_body(parc_batch *b) {
+  /* Nothing local lives across the _setjmp: all state is in *b. */
+  if (_setjmp(b->jb) == 0) {
+    b->d->fn(&b->act, b->d->env);
+    return 0;
+  }
+  uint64_t killed = b->act.end - b->act.cur - (uint64_t)b->self_ended;
+  b->self_ended = 0;
+  b->act.next = b->act.end;
+  return killed;
+}
+
+void parc_run_batch(parc_ctx *c, parc_batch *b) {
+  parc_drt *d = b->d;
+  uint64_t killed;
+  (void)c;
+  if (PARC_UNLIKELY(parc_kill_active()) && parc_victim(d)) {
+    killed = b->act.end - b->act.next;
+    b->act.next = b->act.end;
+  } else {
+    killed = run_body(b);
+  }
+  parc_proc *p = parc_self(); /* re-read: the batch may have moved */
+  PARC_STAT_ADD(p, activities, b->act.end - b->first - killed);
+  if (PARC_UNLIKELY(killed)) {
+    PARC_STAT_ADD(p, killed, killed);
+    if (parc_rt.stats)
+      parc_stats_killed(d->site, killed);
+  }
+  uint64_t n = b->act.end - b->start;
+  b->start = b->act.end;
+  parc_finish(d, n, b->is_parent);
+}
+
+/* The parent waits at epar until every activity of d has been accounted.
+ * mine: how many of them the parent accounted itself. */
+static void wait_children(parc_ctx *c, parc_drt *d, uint64_t mine) {
+  if (mine == d->count)
+    return; /* nobody else touched d */
+  parc_proc *p = parc_self();
+  if (parc_rt.single) {
+    if (d->unfinished == 0)
+      return;
+    parc_detach_chain(p, c);
+    d->waiter = c;
+    parc_park(p, NULL);
+    return;
+  }
+  /* acquire: cheap pre-check; the decision is re-made under the lock. */
+  if (__atomic_load_n(&d->unfinished, __ATOMIC_ACQUIRE) != 0)
+    parc_detach_chain(p, c); /* don't hold back our own siblings while waiting */
+  parc_spin_lock(&d->lock);
+  if (__atomic_load_n(&d->unfinished, __ATOMIC_RELAXED) == 0) {
+    parc_spin_unlock(&d->lock);
+    return;
+  }
+  d->waiter = c;
+  parc_park(parc_self(), &d->lock);
+  /* Readied by the last finisher after it released d->lock. */
+}
+
+/* Run d's activities inline on the parent's context, then wait for the rest. */
+static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
+  parc_batch b;
+  b.d = d;
+  b.outer = parent;
+  b.act.total = d->count;
+  b.is_parent = 1;
+  b.self_ended = 0;
+  c->cur_act = &b;
+  uint64_t mine = 0, lo, n;
+  while ((n = parc_claim(d, &lo)) != 0) {
+    if (lo + n == d->count && d->listed)
+      parc_unlink_desc(d, 0);
+    b.act.next = b.act.cur = b.start = b.first = lo;
+    b.act.end = lo + n;
+    parc_run_batch(c, &b);
+    mine += b.act.end - b.first; /* end may have been cut when an activity blocked */
+  }
+  c->cur_act = parent;
+  wait_children(c, d, mine);
+}
+
+static inline parc_ctx *current_ctx(void) {
+  parc_proc *p = parc_self();
+  if (PARC_UNLIKELY(!p))
+    parc_fatal(1, "a parallel construct ran on a thread libparc did not create");
+  return p->cur;
+}
+
+void parc_spawn(parc_desc *pd, parc_site *site, parc_body_fn fn, void *env, uint64_t count) {
+  parc_drt *d = parc_drt_of(pd);
+  if (count == 0) {
+    d->preturned = 0;
+    return;
+  }
+  parc_ensure_started();
+  parc_ctx *c = current_ctx();
+  parc_batch *parent = c->cur_act;
+  desc_init(d, site, fn, env, count, parent);
+  d->home = c->last;
+  if (!parc_rt.single && count > 1)
+    parc_push_desc(d->home, d);
+  spawn_body(c, d, parent);
+  if (PARC_UNLIKELY(d->killflag))
+    parc_kill_done(d);
+  parc_poll(); /* epar is a poll point */
+}
+
+void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *env,
+                        uint64_t niter, int mapped) {
+  parc_drt *d = parc_drt_of(pd);
+  if (niter == 0) {
+    d->preturned = 0;
+    return;
+  }
+  uint64_t total = niter < (uint64_t)parc_rt.P ? niter : (uint64_t)parc_rt.P;
+  if (!mapped || parc_rt.single) {
+    parc_spawn(pd, site, fn, env, total);
+    return;
+  }
+  parc_ensure_started();
+  parc_ctx *c = current_ctx();
+  parc_batch *parent = c->cur_act;
+  desc_init(d, site, fn, env, total, parent);
+  d->mapped = 1;
+  d->claimed = total; /* never claimed: chunk k is posted to processor k */
+  parc_proc *p = c->last;
+  d->home = p;
+  int q = p->id;
+  int mine_chunk = (uint64_t)q < total;
+  parc_post_mapped(d, mine_chunk ? q : -1);
+  uint64_t mine = 0;
+  if (mine_chunk) {
+    parc_batch b;
+    b.d = d;
+    b.outer = parent;
+    b.act.total = total;
+    b.is_parent = 1;
+    b.self_ended = 0;
+    b.act.next = b.act.cur = b.start = b.first = (uint64_t)q;
+    b.act.end = (uint64_t)q + 1;
+    int old_pin = c->pin;
+    c->pin = q; /* chunk q stays on processor q even if it blocks */
+    c->cur_act = &b;
+    parc_run_batch(c, &b);
+    c->cur_act = parent;
+    c->pin = old_pin;
+    mine = b.act.end - b.first;
+  }
+  wait_children(c, d, mine);
+  if (PARC_UNLIKELY(d->killflag))
+    parc_kill_done(d);
+  parc_poll();
+}
+
+/* An envelope: runs the job it is given, returns itself to the pool of the
+ * processor it ends on, and waits there to be reused. */
+void parc_env_main(parc_ctx *self) {
+  for (;;) {
+    parc_batch b;
+    parc_job *j = &self->job;
+    b.d = j->d;
+    b.outer = NULL;
+    b.act.next = b.act.cur = b.start = b.first = j->lo;
+    b.act.end = j->hi;
+    b.act.total = j->d->count;
+    b.is_parent = 0;
+    b.self_ended = 0;
+    self->cur_act = &b;
+    parc_run_batch(self, &b);
+    self->cur_act = NULL;
+    parc_proc *p = parc_self();
+    p->after = PARC_AFTER_POOL;
+    p->after_arg = self;
+    parc_ctx_switch(p, self, p->sched);
+  }
+}
+
+int parc_preturned(const parc_desc *pd) {
+  const parc_drt *d = (const parc_drt *)(const void *)pd;
+  /* relaxed: the parent reads it after epar, which orders it after every
+   * activity of the construct (see "Termination"). */
+  return __atomic_load_n(&d->preturned, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,111 @@
+/* env.c - the environment variables libparc reads, each parsed and
+ * range-checked once, at program start (before main runs).
+ *
+ *   PARC_NPROCS      processors, 1..1024 (default: online CPUs)
+ *   PARC_STACK_SIZE  envelope stack, bytes with optional K/M/G suffix
+ *                    (KiB, MiB, GiB), 16K..1G (default 1M)
+ *   PARC_PIN         0 or 1 (default 1): pin processor k to the k-th CPU
+ *   PARC_KILL        auto, range or bottomup (default auto; range is auto:
+ *                    ranges where they fit, bottom-up below that)
+ *   PARC_STATS       0 or 1 (default 0): print statistics at exit
+ * A bad value is a user error: "parc: error: VAR=VALUE: why", exit 2.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static _Noreturn void bad(const char *var, const char *val, const char *why) {
+  parc_fatal(2, "%s=%s: %s", var, val, why);
+}
+
+/* Parse a whole decimal number (optional suffix handled by the caller). */
+static int parse_u64(const char *s, unsigned long long *out, char **end) {
+  if (!*s || *s == '-' || *s == '+' || *s == ' ' || *s == '\t')
+    return 0;
+  errno = 0;
+  unsigned long long v = strtoull(s, end, 10);
+  if (errno || *end == s)
+    return 0;
+  *out = v;
+  return 1;
+}
+
+static int parse_flag(const char *var, int dflt) {
+  const char *v = getenv(var);
+  if (!v)
+    return dflt;
+  if (!strcmp(v, "0"))
+    return 0;
+  if (!strcmp(v, "1"))
+    return 1;
+  bad(var, v, "expected 0 or 1");
+}
+
+void parc_env_parse(void) {
+  const char *v;
+  long page = sysconf(_SC_PAGESIZE);
+  parc_rt.page = page > 0 ? (size_t)page : 4096;
+
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  int P = online > 0 ? (int)(online > PARC_MAX_PROCS ? PARC_MAX_PROCS : online) : 1;
+  if ((v = getenv("PARC_NPROCS")) != NULL) {
+    unsigned long long n;
+    char *end;
+    if (!*v)
+      bad("PARC_NPROCS", v, "expected a number of processors");
+    if (v[0] == '-')
+      bad("PARC_NPROCS", v, "must be positive");
+    if (!parse_u64(v, &n, &end))
+      bad("PARC_NPROCS", v, "not a number");
+    if (*end)
+      bad("PARC_NPROCS", v, "trailing characters after the number");
+    if (n == 0)
+      bad("PARC_NPROCS", v, "must be at least 1");
+    if (n > PARC_MAX_PROCS)
+      bad("PARC_NPROCS", v, "at most 1024 processors are supported");
+    P = (int)n;
+  }
+  parc_rt.P = P;
+  parc_rt.single = P == 1;
+
+  size_t stack = PARC_DEFAULT_STACK;
+  if ((v = getenv("PARC_STACK_SIZE")) != NULL) {
+    unsigned long long n;
+    char *end;
+    if (!parse_u64(v, &n, &end))
+      bad("PARC_STACK_SIZE", v, "expected a size such as 65536, 256K or 4M");
+    unsigned long long mul = 1;
+    if (*end == 'k' || *end == 'K')
+      mul = 1024, end++;
+    else if (*end == 'm' || *end == 'M')
+      mul = 1024 * 1024, end++;
+    else if (*end == 'g' || *end == 'G')
+      mul = 1024ull * 1024 * 1024, end++;
+    if (*end)
+      bad("PARC_STACK_SIZE", v, "trailing characters after the size");
+    if (n > PARC_MAX_STACK / mul || n * mul > PARC_MAX_STACK)
+      bad("PARC_STACK_SIZE", v, "at most 1G");
+    if (n * mul < PARC_MIN_STACK)
+      bad("PARC_STACK_SIZE", v, "at least 16K");
+    stack = (size_t)(n * mul);
+  }
+  parc_rt.stack_size = (stack + parc_rt.page - 1) & ~(parc_rt.page - 1);
+
+  parc_rt.pin = parse_flag("PARC_PIN", 1);
+  parc_rt.stats = parse_flag("PARC_STATS", 0);
+
+  parc_rt.kill_mode = PARC_KILL_AUTO;
+  if ((v = getenv("PARC_KILL")) != NULL) {
+    if (!strcmp(v, "auto"))
+      parc_rt.kill_mode = PARC_KILL_AUTO;
+    else if (!strcmp(v, "range"))
+      parc_rt.kill_mode = PARC_KILL_RANGE;
+    else if (!strcmp(v, "bottomup"))
+      parc_rt.kill_mode = PARC_KILL_BOTTOMUP;
+    else
+      bad("PARC_KILL", v, "expected auto, range or bottomup");
+  }
+}

@@ -1,0 +1,103 @@
+/* init.c - start-up (constructor and lazy start of the processors), the two
+ * failure paths, and the small public queries (parc_nprocs, parc_procid).
+ *
+ * The constructor runs before main (priority 101, ahead of user
+ * constructors): it parses the environment, so a bad PARC_NPROCS stops the
+ * program before main, and allocates the processors, making the main thread
+ * processor 0.  No thread is created there: parc_start, called by the first
+ * construct (or the first parc_P that must block), creates the workers.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+parc_runtime parc_rt;
+
+void parc_init(void) {
+  if (parc_rt.inited)
+    return;
+  parc_rt.inited = 1;
+  parc_env_parse();
+  parc_procs_init();
+  parc_stats_init();
+}
+
+__attribute__((constructor(101))) static void parc_constructor(void) { parc_init(); }
+
+void parc_start(void) {
+  parc_init();
+  parc_spin_lock(&parc_rt.start_lock);
+  if (!__atomic_load_n(&parc_rt.started, __ATOMIC_RELAXED)) {
+    parc_procs_start();
+    /* release: pairs with the acquire in parc_ensure_started. */
+    __atomic_store_n(&parc_rt.started, 1, __ATOMIC_RELEASE);
+  }
+  parc_spin_unlock(&parc_rt.start_lock);
+}
+
+void parc_fatal(int status, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "parc: error: %s\n", buf);
+  fflush(stderr);
+  fflush(stdout); /* keep what the program printed before the error */
+  _Exit(status);
+}
+
+static const char *kind_word(unsigned k) {
+  switch (k) {
+  case PARC_KIND_PARBLOCK: return "parblock";
+  case PARC_KIND_LPARFOR: return "lparfor";
+  case PARC_KIND_MAPPED_LPARFOR: return "mapped lparfor";
+  default: return "parfor";
+  }
+}
+
+/* "parc: error: FILE:LINE:COL: MESSAGE (in FUNC)" */
+void parc_fatal_site(const parc_site *site, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (site)
+    fprintf(stderr, "parc: error: %s:%u:%u: %s (in %s)\n", site->file ? site->file : "?",
+            site->line, site->col, buf, site->func ? site->func : "?");
+  else
+    fprintf(stderr, "parc: error: %s\n", buf);
+  fflush(stderr);
+  fflush(stdout);
+  _Exit(1);
+}
+
+void parc_assert_fail(const char *cond, const char *file, int line, const char *func) {
+  parc_proc *p = parc_self();
+  fprintf(stderr, "parc: internal error on processor %d: %s:%d: %s: assertion '%s' failed\n",
+          p ? p->id : -1, file, line, func, cond);
+  fflush(stderr);
+  abort();
+}
+
+void parc_error_step0(const parc_site *site) {
+  parc_fatal_site(site, "%s step is zero", site ? kind_word(site->kind) : "parfor");
+}
+
+void parc_error_count(const parc_site *site) {
+  parc_fatal_site(site, "%s has too many iterations (the count overflows 64 bits)",
+                  site ? kind_word(site->kind) : "parfor");
+}
+
+int parc_nprocs(void) {
+  parc_init();
+  return parc_rt.P;
+}
+
+int parc_procid(void) {
+  parc_proc *p = parc_self();
+  return p ? p->id : 0;
+}

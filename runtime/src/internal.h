@@ -1,0 +1,408 @@
+/* internal.h - libparc's private structures and the helpers every file shares.
+ *
+ * Nothing here is visible outside the library: every non-static symbol is
+ * declared PARC_INTERNAL (hidden visibility, as cheetah's CHEETAH_INTERNAL),
+ * so only the entries of parc.h and parc_abi.h are exported.  The concepts
+ * (processor, descriptor, batch, representative, envelope) are explained in
+ * the essay at the top of processor.c.
+ */
+#ifndef PARC_INTERNAL_H
+#define PARC_INTERNAL_H
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "parc_abi.h"
+
+#define PARC_INTERNAL __attribute__((visibility("hidden")))
+#define PARC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PARC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PARC_CACHELINE 64
+
+/* ---- Sanitizers ---------------------------------------------------------- */
+#if defined(__SANITIZE_THREAD__)
+#define PARC_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PARC_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define PARC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PARC_ASAN 1
+#endif
+#endif
+#ifndef PARC_TSAN
+#define PARC_TSAN 0
+#endif
+#ifndef PARC_ASAN
+#define PARC_ASAN 0
+#endif
+
+/* Context switching: the assembly routine on x86-64, ucontext elsewhere (or
+ * when forced with -DPARC_CTX_UCONTEXT=1, which tests the fallback). */
+#ifndef PARC_CTX_UCONTEXT
+#if defined(__x86_64__)
+#define PARC_CTX_UCONTEXT 0
+#else
+#define PARC_CTX_UCONTEXT 1
+#endif
+#endif
+#if PARC_CTX_UCONTEXT
+#include <ucontext.h>
+#endif
+
+/* ---- Failure paths --------------------------------------------------------
+ * parc_fatal: a user or environment error; prints "parc: error: ..." and
+ * exits with `status`.  PARC_ASSERT: a broken invariant of the runtime;
+ * names the processor and aborts. */
+PARC_INTERNAL _Noreturn void parc_fatal(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+PARC_INTERNAL _Noreturn void parc_fatal_site(const parc_site *site, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+PARC_INTERNAL _Noreturn void parc_assert_fail(const char *cond, const char *file, int line,
+                                              const char *func);
+#define PARC_ASSERT(c)                                                         \
+  do {                                                                         \
+    if (PARC_UNLIKELY(!(c)))                                                   \
+      parc_assert_fail(#c, __FILE__, __LINE__, __func__);                      \
+  } while (0)
+
+/* ---- Spinlocks ------------------------------------------------------------
+ * Short critical sections only.  A plain test-and-test-and-set lock on
+ * __atomic builtins (TSan sees acquire/release).  Pthread mutexes cannot be
+ * used where a lock is released by the scheduler after a context switch
+ * (parking, see processor.c): TSan would see a "thread" (fiber) unlock a mutex
+ * another one locked.  When P == 1 every caller skips locking (rt.single). */
+typedef struct parc_spin {
+  int v;
+} parc_spin;
+
+PARC_INTERNAL void parc_spin_lock_slow(parc_spin *l);
+
+static inline void parc_spin_lock(parc_spin *l) {
+  /* acquire: everything written under the lock by the previous holder is
+   * visible to us (pairs with the release in parc_spin_unlock). */
+  if (PARC_LIKELY(__atomic_exchange_n(&l->v, 1, __ATOMIC_ACQUIRE) == 0))
+    return;
+  parc_spin_lock_slow(l);
+}
+static inline int parc_spin_trylock(parc_spin *l) {
+  /* acquire, as in parc_spin_lock; the relaxed peek avoids bouncing the line. */
+  return __atomic_load_n(&l->v, __ATOMIC_RELAXED) == 0 &&
+         __atomic_exchange_n(&l->v, 1, __ATOMIC_ACQUIRE) == 0;
+}
+static inline void parc_spin_unlock(parc_spin *l) {
+  /* release: publishes the critical section to the next holder. */
+  __atomic_store_n(&l->v, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- Forward declarations ------------------------------------------------ */
+struct parc_proc;
+struct parc_ctx;
+struct parc_drt;
+
+/* ---- Batches --------------------------------------------------------------
+ * The runtime record of a running batch: the public parc_act first (the body
+ * function sees only that), then what the runtime needs to account for it and
+ * to unwind a killed activity.  Lives in the frame of whoever runs it: the
+ * parent's parc_spawn (inline children) or an envelope's main loop. */
+typedef struct parc_batch {
+  parc_act act;
+  struct parc_drt *d;         /* the construct the activities belong to */
+  struct parc_batch *outer;   /* batch this context ran before (inline nesting) */
+  uint64_t start;             /* first index not yet accounted as terminated */
+  uint64_t first;             /* first index of the batch (statistics) */
+  int is_parent;              /* run inline by the construct's parent */
+  int self_ended;             /* the current activity ended itself (pbreak/preturn) */
+  jmp_buf jb;                 /* kill landing point (see kill.c) */
+} parc_batch;
+
+/* ---- Descriptors ----------------------------------------------------------
+ * The runtime view of parc_desc: one construct execution.  Fields are grouped
+ * by who writes them; the comments say which lock or atomic protects each. */
+typedef struct parc_drt {
+  /* Written once by the parent before the descriptor is published. */
+  parc_body_fn fn;
+  void *env;
+  parc_site *site;
+  uint64_t count;             /* activities (chunks for lparfor) */
+  struct parc_batch *parent;  /* parent activity's batch; NULL for the root */
+  struct parc_proc *home;     /* processor whose list holds it */
+  uint64_t lo;                /* coded: parent activity's range is [lo, hi]; */
+  uint64_t w;                 /*   child k owns [lo+1+k*w, lo+(k+1)*w]      */
+  unsigned char coded;        /* 0: uncoded (bottom-up kill checks)        */
+  unsigned char mapped;       /* mapped lparfor: chunk k on processor k   */
+  unsigned char preturned;    /* a preturn targeted this construct (read by parc_preturned) */
+  unsigned char listed;       /* on home's descriptor list (P > 1, not mapped) */
+
+  /* Claiming: atomic, no lock (CAS). */
+  uint64_t claimed;           /* next unclaimed index */
+
+  /* Termination: `unfinished` counts activities not yet accounted as
+   * terminated.  Decremented with atomics; non-parent finishers do it under
+   * `lock` so that the parent never frees the descriptor under them. */
+  uint64_t unfinished;
+  parc_spin lock;             /* waiter hand-off and barrier */
+  struct parc_ctx *waiter;    /* parked parent (under lock) */
+
+  /* Descriptor list links (under home->lock). */
+  struct parc_drt *lnext, *lprev;
+
+  /* Barrier (under lock; bar_used also read with seq_cst, see barrier.c). */
+  int bar_used;
+  uint64_t bar_gen;
+  uint64_t arrived[2];
+  struct parc_ctx *bar_head, *bar_tail;
+
+  /* Kill state (kill.c). */
+  int killflag;               /* CAS 0 -> 1 by the one poster of this kill */
+  int preturn_claimed;        /* CAS 0 -> 1 by the one preturn whose value wins */
+  int dead;                   /* cache: known victim (monotonic while alive) */
+  uint64_t checked_epoch;     /* cache: not a victim as of this epoch (+1) */
+  int range_slot;             /* posted range record index, or -1 */
+} parc_drt;
+
+_Static_assert(sizeof(parc_drt) <= sizeof(parc_desc), "parc_drt must fit in parc_desc");
+_Static_assert(_Alignof(parc_drt) <= _Alignof(parc_desc), "parc_drt alignment");
+
+static inline parc_drt *parc_drt_of(parc_desc *d) { return (parc_drt *)(void *)d; }
+
+/* ---- Representatives ------------------------------------------------------
+ * A share of a construct's activities held by one processor and not running
+ * yet: the remainder of a batch whose activity blocked.  Per-processor list
+ * under proc->lock; thieves may take half of one. */
+typedef struct parc_rep {
+  parc_drt *d;
+  uint64_t lo, hi;
+  struct parc_rep *next, *prev;
+} parc_rep;
+
+/* ---- Contexts (envelopes) -------------------------------------------------
+ * A user-level execution context.  Envelopes own an mmap'd stack with a guard
+ * page; the root context (main's native stack) and the schedulers do not. */
+enum parc_wait { PARC_WAIT_NONE = 0, PARC_WAIT_SYNC, PARC_WAIT_SEM };
+
+/* What an envelope is asked to run when it is (re)entered. */
+typedef struct parc_job {
+  parc_drt *d;
+  uint64_t lo, hi;
+  int pin;                    /* mapped chunk: processor to stay on, else -1 */
+} parc_job;
+
+typedef struct parc_ctx {
+  void *sp;                   /* saved stack pointer (context_x86_64.S) */
+#if PARC_CTX_UCONTEXT
+  ucontext_t uc;
+#endif
+  struct parc_batch *cur_act; /* innermost batch running on this context */
+  struct parc_proc *last;     /* processor it runs on / last ran on */
+  int pin;                    /* processor it must stay on, or -1 */
+  int is_env;                 /* an envelope (pooled), not root/scheduler */
+  struct parc_ctx *next;      /* ready list, pool, barrier or semaphore queue */
+
+  /* Blocked registry (under last->blocked_lock), for kill delivery. */
+  struct parc_ctx *bnext, *bprev;
+  int wait_kind;              /* enum parc_wait, under the wait object's lock */
+  void *wait_obj;             /* parc_drt* (sync) or semaphore (sem) */
+  parc_spin *wait_lock;       /* the lock protecting wait_obj's queue */
+  int wake_killed;            /* woken by a kill, not by V/barrier release */
+
+  /* Envelope stack. */
+  char *map;
+  size_t map_size;
+  char *stack_lo, *stack_hi;  /* usable stack, guard page just below stack_lo */
+  parc_job job;
+  void (*entry)(struct parc_ctx *); /* first function run on a new context */
+
+#if PARC_TSAN
+  void *tsan_fiber;
+#endif
+#if PARC_ASAN
+  const void *asan_bottom;
+  size_t asan_size;
+  void *asan_fake;
+#endif
+} parc_ctx;
+
+/* ---- Processors ----------------------------------------------------------- */
+typedef struct parc_stats {
+  uint64_t activities;        /* activities run (started) */
+  uint64_t env_created;
+  uint64_t env_reused;
+  uint64_t shares;            /* representatives taken (shares claimed) */
+  uint64_t blocked;
+  uint64_t resumed;
+  uint64_t killed;
+  uint64_t steals;
+  uint64_t mapped;            /* mapped chunks run */
+  uint64_t sleeps;
+} parc_stats;
+
+/* Actions the scheduler performs right after a context switched to it (the
+ * context's registers are saved by then), in the manner of Go's park_m. */
+enum parc_after { PARC_AFTER_NONE = 0, PARC_AFTER_UNLOCK, PARC_AFTER_POOL };
+
+typedef struct parc_proc {
+  int id;
+  int cpu;                    /* CPU it is pinned to, -1 if not pinned */
+  int node;                   /* NUMA node of that CPU, -1 if unknown */
+  parc_ctx *cur;              /* context running on this processor */
+  parc_ctx *sched;            /* its get_work context */
+  parc_ctx sched_ctx;
+  int after;                  /* enum parc_after */
+  void *after_arg;
+  parc_ctx *switch_from;      /* ASan: the context we switched away from */
+  pthread_t thread;
+
+  /* Work lists: descriptors (newest at head) and representatives. */
+  _Alignas(PARC_CACHELINE) parc_spin lock;
+  parc_drt *dhead, *dtail;
+  parc_rep *rhead, *rtail;
+  int nwork;                  /* hint for thieves: listed descs + reps (atomic) */
+
+  /* Ready list (FIFO; multi-producer, under ready_lock). */
+  _Alignas(PARC_CACHELINE) parc_spin ready_lock;
+  parc_ctx *rdy_head, *rdy_tail;
+  int nready;                 /* hint (atomic) */
+
+  /* Mapped-lparfor inbox: descriptors whose chunk `id` is to run here. */
+  parc_spin inbox_lock;
+  parc_drt **inbox;
+  int inbox_n, inbox_cap;
+  int ninbox;                 /* hint (atomic) */
+
+  /* Blocked contexts (sync, semaphore), for kill delivery. */
+  parc_spin blocked_lock;
+  parc_ctx *blocked;
+
+  /* Owner-only. */
+  parc_ctx *pool;             /* free envelopes */
+  parc_rep *rep_free;         /* free representative records */
+
+  /* Sleeping (pthread primitives: TSan models them). */
+  _Alignas(PARC_CACHELINE) pthread_mutex_t idle_mu;
+  pthread_cond_t idle_cv;
+  int sleeping;               /* atomic; written under idle_mu */
+
+  parc_stats st;              /* written by the owner only, relaxed atomics */
+} parc_proc;
+
+/* ---- The runtime ---------------------------------------------------------- */
+enum parc_kill_mode { PARC_KILL_AUTO = 0, PARC_KILL_RANGE, PARC_KILL_BOTTOMUP };
+
+typedef struct parc_runtime {
+  int P;                      /* PARC_NPROCS */
+  int single;                 /* P == 1: no locks, no atomics on the inline path */
+  int stats;                  /* PARC_STATS */
+  int pin;                    /* PARC_PIN */
+  int kill_mode;              /* PARC_KILL */
+  size_t stack_size;          /* PARC_STACK_SIZE, page-rounded */
+  size_t page;
+  int inited;
+  int started;                /* atomic: workers created */
+  parc_proc *procs;
+  int nsleeping;              /* atomic */
+  parc_spin start_lock;
+  parc_spin site_lock;
+  parc_site *sites;
+} parc_runtime;
+
+PARC_INTERNAL extern parc_runtime parc_rt;
+
+/* The processor running the calling thread.  initial-exec TLS: one %fs-relative
+ * load, re-done after every call (a context switch may move the caller to
+ * another thread, so never cache its address across one). */
+PARC_INTERNAL extern __thread parc_proc *parc_tls_proc __attribute__((tls_model("initial-exec")));
+
+#if defined(__x86_64__)
+static inline parc_proc *parc_self(void) { return parc_tls_proc; }
+#else
+/* Elsewhere the compiler may keep the thread pointer in a register across a
+ * call, which a context switch invalidates: read it out of line. */
+PARC_INTERNAL parc_proc *parc_self(void);
+#endif
+
+static inline uint64_t parc_ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+/* Per-processor statistics: written only by the owner (relaxed load + store,
+ * no RMW needed), read by the exit report. */
+#define PARC_STAT_ADD(p, field, n)                                             \
+  __atomic_store_n(&(p)->st.field, __atomic_load_n(&(p)->st.field, __ATOMIC_RELAXED) + (n), \
+                   __ATOMIC_RELAXED)
+
+/* ---- init.c / env.c ---- */
+PARC_INTERNAL void parc_init(void);
+PARC_INTERNAL void parc_start(void);
+static inline void parc_ensure_started(void) {
+  /* acquire: pairs with the release in parc_start, so a thread that sees
+   * started == 1 sees the initialised processors. */
+  if (PARC_UNLIKELY(!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE)))
+    parc_start();
+}
+PARC_INTERNAL void parc_env_parse(void);
+
+/* ---- processor.c ---- */
+PARC_INTERNAL void parc_procs_init(void);
+PARC_INTERNAL void parc_procs_start(void);
+PARC_INTERNAL void parc_ready(parc_ctx *c);
+PARC_INTERNAL void parc_ready_list(parc_ctx *head);
+PARC_INTERNAL void parc_park(parc_proc *p, parc_spin *unlock);
+PARC_INTERNAL void parc_wake_any(void);
+PARC_INTERNAL void parc_wake_proc(parc_proc *q);
+PARC_INTERNAL void parc_push_desc(parc_proc *p, parc_drt *d);
+PARC_INTERNAL void parc_unlink_desc(parc_drt *d, int locked);
+PARC_INTERNAL void parc_detach_chain(parc_proc *p, parc_ctx *c);
+PARC_INTERNAL void parc_post_mapped(parc_drt *d, int except);
+PARC_INTERNAL void parc_register_blocked(parc_proc *p, parc_ctx *c);
+PARC_INTERNAL void parc_unregister_blocked(parc_ctx *c);
+
+/* ---- context.c ---- */
+PARC_INTERNAL void parc_ctx_switch(parc_proc *p, parc_ctx *from, parc_ctx *to);
+PARC_INTERNAL parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch);
+PARC_INTERNAL void parc_env_put(parc_proc *p, parc_ctx *c);
+PARC_INTERNAL void parc_ctx_init_native(parc_ctx *c);
+PARC_INTERNAL void parc_sched_ctx_make(parc_proc *p, void (*entry)(parc_ctx *));
+PARC_INTERNAL void parc_sigsegv_init_thread(void);
+PARC_INTERNAL void parc_sigsegv_install(void);
+/* Envelope body: defined in descriptor.c. */
+PARC_INTERNAL void parc_env_main(parc_ctx *self);
+
+/* ---- descriptor.c ---- */
+PARC_INTERNAL uint64_t parc_claim(parc_drt *d, uint64_t *lo);
+PARC_INTERNAL void parc_finish(parc_drt *d, uint64_t n, int is_parent);
+PARC_INTERNAL void parc_run_batch(parc_ctx *c, parc_batch *b);
+PARC_INTERNAL void parc_account_prefix(parc_batch *b);
+
+/* ---- barrier.c ---- */
+PARC_INTERNAL void parc_bar_check_locked(parc_drt *d, parc_ctx **wake);
+PARC_INTERNAL void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c);
+
+/* ---- semaphore.c ---- */
+PARC_INTERNAL void parc_sem_cancel_locked(void *sem, parc_ctx *c);
+
+/* ---- kill.c ---- */
+PARC_INTERNAL int parc_victim(parc_drt *d);
+static inline int parc_kill_active(void) {
+  return __atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) != 0;
+}
+PARC_INTERNAL void parc_kill_done(parc_drt *d);
+PARC_INTERNAL _Noreturn void parc_unwind(parc_batch *b);
+PARC_INTERNAL void parc_poll_ctx(parc_ctx *c);
+PARC_INTERNAL void parc_spawn_range(parc_drt *d, parc_batch *parent, uint64_t count);
+
+/* ---- stats.c ---- */
+PARC_INTERNAL void parc_stats_init(void);
+PARC_INTERNAL void parc_stats_site(parc_site *site, uint64_t created);
+PARC_INTERNAL void parc_stats_killed(parc_site *site, uint64_t n);
+
+/* ---- numa.c ---- */
+PARC_INTERNAL int parc_pin_self(int k);
+PARC_INTERNAL int parc_node_of_cpu(int cpu);
+
+#endif /* PARC_INTERNAL_H */

@@ -1,0 +1,58 @@
+/* numa.c - pinning processors to CPUs and finding their NUMA nodes.
+ *
+ * Worker k is pinned to the k-th CPU of the process's affinity mask (taken
+ * once, before anything is pinned), wrapping around when P exceeds it.  A
+ * failed pin is silent: the processor just runs unpinned.  libnuma, when
+ * built in (PARC_HAVE_NUMA) and usable at run time, reports the node of a
+ * CPU; first touch by a pinned chunk then keeps its data on that node.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+
+#include "internal.h"
+
+#if PARC_HAVE_NUMA
+#include <numa.h>
+#endif
+
+static int cpus[PARC_MAX_PROCS];
+static int ncpus = -1;
+
+static void load_mask(void) {
+  cpu_set_t set;
+  ncpus = 0;
+  if (sched_getaffinity(0, sizeof set, &set) != 0)
+    return;
+  for (int c = 0; c < CPU_SETSIZE && ncpus < PARC_MAX_PROCS; c++)
+    if (CPU_ISSET(c, &set))
+      cpus[ncpus++] = c;
+}
+
+/* Pin the calling thread for processor k; returns the CPU or -1. */
+int parc_pin_self(int k) {
+  static parc_spin mask_lock;
+  parc_spin_lock(&mask_lock);
+  if (ncpus < 0)
+    load_mask();
+  int n = ncpus;
+  parc_spin_unlock(&mask_lock);
+  if (n <= 0)
+    return -1;
+  int cpu = cpus[k % n];
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0)
+    return -1;
+  return cpu;
+}
+
+int parc_node_of_cpu(int cpu) {
+#if PARC_HAVE_NUMA
+  if (cpu >= 0 && numa_available() >= 0)
+    return numa_node_of_cpu(cpu);
+#endif
+  (void)cpu;
+  return cpu >= 0 ? 0 : -1;
+}

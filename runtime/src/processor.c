@@ -1,0 +1,760 @@
+/* processor.c - processors: worker threads, the get_work scheduler loop,
+ * ready lists, parking, and idle/sleep.
+ *
+ * ==== How libparc runs PARC programs (design essay) =========================
+ *
+ * Concepts (MAXI sections 3-5; see also docs/design.md section 2).
+ *
+ *   Processor   One pthread per processor, P = PARC_NPROCS.  Processor 0 is
+ *               the main thread.  Threads are created at the first construct
+ *               (lazy start), so a program that never spawns runs none.
+ *   Descriptor  One construct execution (parc_drt, in the parent's frame):
+ *               count, claim counter, termination counter, barrier, kill
+ *               state, range.  Listed on the spawning processor's descriptor
+ *               list while it has unclaimed activities (P > 1 only).
+ *   Batch       A contiguous run [next, end) of one descriptor's activities,
+ *               executed by one call of the body function on one context.
+ *   Rep         "Representative" (MAXI 5.2): a share claimed from a descriptor
+ *               but not running yet; here, the remainder of a batch whose
+ *               current activity blocked.  Per-processor list.
+ *   Envelope    A user-level context (mmap'd stack + saved registers) that
+ *               runs batches one after another (MAXI 5.1).  Pooled.
+ *   Context     Envelopes plus the root context (main on its native stack)
+ *               and the per-processor scheduler contexts running get_work.
+ *
+ * The parent is an envelope for its own children.  parc_spawn publishes the
+ * descriptor and then claims ceil(remaining/P) activities at a time from it
+ * (guided self-scheduling, MAXI 5.2) and runs them inline, on its own stack,
+ * inside a setjmp-protected batch, until nothing is left to claim.  Only
+ * activities an idle processor actually took run elsewhere (the lazy-help of
+ * WorkCrews and PACLIB's virtual tasks).  At P = 1 the parent claims all at
+ * once, the descriptor is never listed, and the construct costs a few stores,
+ * a _setjmp and the body call: no lock, no atomic RMW, no allocation.
+ *
+ * The parent runs ONLY its own descriptor's activities inline.  Running
+ * unrelated work on a waiting parent's stack (Cilk-style "leapfrogging" done
+ * naively) deadlocks: the unrelated activity may block on something the
+ * parent's continuation must produce, and the parent cannot resume until the
+ * activity above it on its stack returns.
+ *
+ * get_work, per processor, in order (MAXI 4.1 + 4.2):
+ *   1. its ready list (contexts resumed by a V, a barrier release, or the
+ *      last child of a parent waiting at epar: MAXI's termination lists);
+ *   2. its mapped-lparfor inbox (chunk `id` of a posted mapped lparfor);
+ *   3. its own reps, then the newest descriptor of its own list with
+ *      unclaimed activities (depth first, cache warm);
+ *   4. steal: the OLDEST descriptor with unclaimed activities of another
+ *      processor (breadth first, MAXI 4.1), claiming ceil(remaining/P);
+ *      failing that, half of another processor's oldest rep;
+ *   5. steal a ready context of another processor, unless pinned (the root
+ *      context stays on processor 0; mapped chunks on their processor);
+ *   6. idle: spin about PARC_SPIN_NS with `pause`, then sleep on a condvar.
+ * Work found in 2-4 runs in an envelope taken from the pool (created if the
+ * pool is empty).  One envelope per processor suffices while nothing blocks,
+ * so `parfor` of 10,000 independent activities creates at most P envelopes.
+ *
+ * Blocking.  An activity blocks in sync, in parc_P, or as a parent at epar
+ * waiting for children other processors took.  First the context's batch
+ * chain is cut (parc_detach_chain): for each batch from the innermost out, the
+ * activities already terminated are accounted, and the not-yet-started
+ * remainder becomes a rep of the current processor, so that a blocked
+ * activity never holds back its siblings (and `parfor N { sync; }` works at
+ * P = 1).  Then the context parks.
+ *
+ * Parking protocol (as Go's gopark/park_m: the unlock happens on the
+ * scheduler's stack, after the parked context's registers are saved):
+ *   a. the blocker takes the lock L of the object it waits on (semaphore,
+ *      descriptor), enqueues its context there, and registers it in its
+ *      processor's blocked list (kill delivery, kill.c);
+ *   b. it sets p->after = UNLOCK(L) and switches to p's scheduler;
+ *   c. the scheduler, now running, releases L (release store).
+ * A waker needs L to dequeue the context (acquire), so it can only find the
+ * context after step c, when its saved state is complete: a wake-up is never
+ * lost (the waiter is enqueued before L is released) and a context is never
+ * resumed half-saved.  The waker then calls parc_ready, which appends the
+ * context to a ready list under that list's lock; whoever pops it under the
+ * same lock sees everything the context wrote before parking.
+ *
+ * Parent resumption at epar (descriptor.c) follows the same pattern with the
+ * descriptor lock: non-parent finishers decrement `unfinished` under d->lock
+ * and, on reaching zero, take the parked parent out of d->waiter and ready it
+ * after unlocking; the parent checks `unfinished` under d->lock before
+ * parking.  A finisher touches nothing in d after its unlock, and the parent
+ * leaves only after taking d->lock itself whenever any activity ran
+ * elsewhere, so the descriptor (on the parent's stack) is never freed under a
+ * finisher.
+ *
+ * Sleeping without lost wake-ups (a Dekker pair on seq_cst atomics, which
+ * TSan models; no bare fences):
+ *   sleeper: store sleeping = 1; nsleeping += 1;  then re-check every work
+ *            hint (nready, ninbox, nwork of all processors); sleep on its
+ *            condvar only if none is set.
+ *   pusher:  publish the work (under the list lock) and bump the list's hint
+ *            with a seq_cst RMW; then load nsleeping / the target's sleeping
+ *            flag; if set, clear it under the target's idle mutex and signal.
+ * In the single total order of seq_cst operations, either the sleeper's
+ * re-check follows the pusher's hint bump (it sees the work) or the pusher's
+ * load follows the sleeper's store (it wakes the sleeper).
+ *
+ * Rejected approaches.
+ *   - One global work queue (MAXI 4.1 as published): every spawn and claim
+ *     would contend on one lock; per-processor lists keep the owner's path
+ *     local and let thieves take breadth-first from the oldest end.
+ *   - A thread (or envelope) per activity: an mmap + switch per activity,
+ *     thousands of stacks for `parfor 10000`.  Envelopes multiply only when
+ *     activities block.
+ *   - Busy-waiting barriers with yield (MAXI 4.2/5.4): O(N^2/P^2) for
+ *     `parfor N { sync; }`; here waiters park and the last arrival readies
+ *     them all at once, O(N).
+ *   - Work-stealing deques of single activities (Cilk/Chase-Lev): PARC spawns
+ *     groups, and one descriptor with a claim counter represents any number
+ *     of activities in O(1) space; GSS claims give logarithmically many
+ *     steals per construct.
+ *   - Pthread mutexes for the short locks: they cannot be released by the
+ *     scheduler on behalf of a parked fiber (TSan checks the owner), and a
+ *     futex syscall is never needed for sections this short.
+ *   - Interrupts for kill (MAXI 6.1 used inter-processor interrupts): signals
+ *     cannot stop code at a safe point; polling at back-edges can (kill.c).
+ * =============================================================================
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+__thread parc_proc *parc_tls_proc __attribute__((tls_model("initial-exec")));
+
+#if !defined(__x86_64__)
+parc_proc *parc_self(void) { return parc_tls_proc; }
+#endif
+
+static parc_ctx root_ctx; /* main(), on the main thread's native stack */
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
+#endif
+}
+
+void parc_spin_lock_slow(parc_spin *l) {
+  for (unsigned i = 0;; i++) {
+    if (__atomic_load_n(&l->v, __ATOMIC_RELAXED) == 0 &&
+        __atomic_exchange_n(&l->v, 1, __ATOMIC_ACQUIRE) == 0) /* acquire: see parc_spin_lock */
+      return;
+    if (i < PARC_LOCK_SPINS)
+      cpu_relax();
+    else
+      sched_yield(); /* the holder may be descheduled (more processors than cores) */
+  }
+}
+
+static inline void lock_if(parc_spin *l) {
+  if (!parc_rt.single)
+    parc_spin_lock(l);
+}
+static inline void unlock_if(parc_spin *l) {
+  if (!parc_rt.single)
+    parc_spin_unlock(l);
+}
+
+/* Hints read by idle processors; seq_cst so that they form the Dekker pair
+ * with `sleeping` described in the essay. */
+static inline void hint_add(int *h, int v) { __atomic_fetch_add(h, v, __ATOMIC_SEQ_CST); }
+static inline int hint_get(int *h) { return __atomic_load_n(h, __ATOMIC_SEQ_CST); }
+
+/* ---- Set-up --------------------------------------------------------------- */
+
+void parc_procs_init(void) {
+  int P = parc_rt.P;
+  parc_proc *procs = aligned_alloc(PARC_CACHELINE, sizeof(parc_proc) * (size_t)P);
+  if (!procs)
+    parc_fatal(1, "cannot allocate %d processors", P);
+  memset(procs, 0, sizeof(parc_proc) * (size_t)P);
+  for (int k = 0; k < P; k++) {
+    parc_proc *p = &procs[k];
+    p->id = k;
+    p->cpu = -1;
+    p->node = -1;
+    pthread_mutex_init(&p->idle_mu, NULL);
+    pthread_cond_init(&p->idle_cv, NULL);
+  }
+  parc_rt.procs = procs;
+  root_ctx.pin = 0;
+  root_ctx.last = &procs[0];
+  procs[0].cur = &root_ctx;
+  parc_tls_proc = &procs[0];
+}
+
+static void get_work(parc_proc *p);
+
+static void sched_entry(parc_ctx *c) {
+  (void)c;
+  get_work(parc_self());
+}
+
+static void *worker_main(void *arg) {
+  parc_proc *p = arg;
+  parc_tls_proc = p;
+  if (parc_rt.pin)
+    p->cpu = parc_pin_self(p->id);
+  p->node = parc_node_of_cpu(p->cpu >= 0 ? p->cpu : sched_getcpu());
+  parc_sigsegv_init_thread();
+  p->sched = &p->sched_ctx;
+  parc_ctx_init_native(p->sched);
+  p->cur = p->sched;
+  get_work(p);
+  return NULL;
+}
+
+/* Called once, under parc_rt.start_lock, by the first construct. */
+void parc_procs_start(void) {
+  parc_proc *p0 = &parc_rt.procs[0];
+  parc_ctx_init_native(&root_ctx);
+  parc_sched_ctx_make(p0, sched_entry);
+  parc_sigsegv_install();
+  parc_sigsegv_init_thread();
+  if (parc_rt.P > 1 && parc_rt.pin)
+    p0->cpu = parc_pin_self(0);
+  p0->node = parc_node_of_cpu(p0->cpu >= 0 ? p0->cpu : sched_getcpu());
+  for (int k = 1; k < parc_rt.P; k++) {
+    parc_proc *p = &parc_rt.procs[k];
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    int e = pthread_create(&p->thread, &a, worker_main, p);
+    pthread_attr_destroy(&a);
+    if (e != 0)
+      parc_fatal(1, "cannot create processor %d's thread: %s", k, strerror(e));
+  }
+}
+
+/* ---- Sleeping and waking --------------------------------------------------- */
+
+void parc_wake_proc(parc_proc *q) {
+  /* seq_cst: second half of the Dekker pair (see essay). */
+  if (!__atomic_load_n(&q->sleeping, __ATOMIC_SEQ_CST))
+    return;
+  pthread_mutex_lock(&q->idle_mu);
+  if (q->sleeping) {
+    __atomic_store_n(&q->sleeping, 0, __ATOMIC_SEQ_CST);
+    __atomic_fetch_sub(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
+    pthread_cond_signal(&q->idle_cv);
+  }
+  pthread_mutex_unlock(&q->idle_mu);
+}
+
+/* Wake one sleeping processor, if any (new stealable work was published). */
+void parc_wake_any(void) {
+  if (parc_rt.single || __atomic_load_n(&parc_rt.nsleeping, __ATOMIC_SEQ_CST) == 0)
+    return;
+  static unsigned rot; /* rotate the search start: relaxed, only a hint */
+  unsigned start = __atomic_fetch_add(&rot, 1, __ATOMIC_RELAXED);
+  for (int i = 0; i < parc_rt.P; i++) {
+    parc_proc *q = &parc_rt.procs[(start + (unsigned)i) % (unsigned)parc_rt.P];
+    if (__atomic_load_n(&q->sleeping, __ATOMIC_SEQ_CST)) {
+      parc_wake_proc(q);
+      return;
+    }
+  }
+}
+
+/* Is there anything processor p could do now?  Reads only the hints. */
+static int work_visible(parc_proc *p) {
+  if (hint_get(&p->nready) || hint_get(&p->ninbox) || hint_get(&p->nwork))
+    return 1;
+  for (int k = 0; k < parc_rt.P; k++) {
+    parc_proc *q = &parc_rt.procs[k];
+    if (q != p && hint_get(&q->nwork))
+      return 1;
+  }
+  return 0;
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int steal_ready_possible(parc_proc *p) {
+  for (int k = 0; k < parc_rt.P; k++) {
+    parc_proc *q = &parc_rt.procs[k];
+    if (q != p && hint_get(&q->nready))
+      return 1;
+  }
+  return 0;
+}
+
+static void idle(parc_proc *p) {
+  if (parc_rt.single)
+    parc_fatal(1, "deadlock: every activity is blocked (PARC_NPROCS=1)");
+  uint64_t t0 = now_ns();
+  for (unsigned i = 1;; i++) {
+    if (work_visible(p))
+      return;
+    /* Ready contexts of others may be pinned: steal attempts are made by the
+     * caller, spinning only while the budget lasts. */
+    if ((i & 15) == 0 && steal_ready_possible(p))
+      return;
+    cpu_relax();
+    if ((i & 63) == 0 && now_ns() - t0 > PARC_SPIN_NS)
+      break;
+  }
+  pthread_mutex_lock(&p->idle_mu);
+  /* seq_cst: first half of the Dekker pair: announce, then re-check. */
+  __atomic_store_n(&p->sleeping, 1, __ATOMIC_SEQ_CST);
+  __atomic_fetch_add(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
+  pthread_mutex_unlock(&p->idle_mu);
+  if (!work_visible(p)) {
+    PARC_STAT_ADD(p, sleeps, 1);
+    pthread_mutex_lock(&p->idle_mu);
+    while (p->sleeping)
+      pthread_cond_wait(&p->idle_cv, &p->idle_mu);
+    pthread_mutex_unlock(&p->idle_mu);
+    return;
+  }
+  pthread_mutex_lock(&p->idle_mu);
+  if (p->sleeping) {
+    __atomic_store_n(&p->sleeping, 0, __ATOMIC_SEQ_CST);
+    __atomic_fetch_sub(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
+  }
+  pthread_mutex_unlock(&p->idle_mu);
+}
+
+/* ---- Ready lists ------------------------------------------------------------ */
+
+static parc_proc *ready_target(parc_ctx *c) {
+  if (c->pin >= 0)
+    return &parc_rt.procs[c->pin];
+  return c->last ? c->last : &parc_rt.procs[0];
+}
+
+static void ready_push(parc_proc *q, parc_ctx *first, parc_ctx *last, int n) {
+  last->next = NULL;
+  lock_if(&q->ready_lock);
+  if (q->rdy_tail)
+    q->rdy_tail->next = first;
+  else
+    q->rdy_head = first;
+  q->rdy_tail = last;
+  hint_add(&q->nready, n);
+  unlock_if(&q->ready_lock);
+}
+
+/* Make a parked context runnable again on its processor (or, if it is not
+ * pinned, on whichever processor gets to it first). */
+void parc_ready(parc_ctx *c) {
+  parc_proc *q = ready_target(c);
+  ready_push(q, c, c, 1);
+  if (parc_rt.single)
+    return;
+  parc_wake_proc(q);
+  if (c->pin < 0 && parc_self() != q)
+    parc_wake_any(); /* q may be busy for long; an idle processor may take it */
+}
+
+/* Ready a chain (linked by ->next) of contexts, batching per processor. */
+void parc_ready_list(parc_ctx *head) {
+  while (head) {
+    parc_proc *q = ready_target(head);
+    parc_ctx *first = NULL, *last = NULL, *rest = NULL, **rt = &rest;
+    int n = 0, unpinned = 0;
+    for (parc_ctx *c = head, *nx; c; c = nx) {
+      nx = c->next;
+      if (ready_target(c) == q) {
+        c->next = NULL;
+        if (last)
+          last->next = c;
+        else
+          first = c;
+        last = c;
+        n++;
+        unpinned |= c->pin < 0;
+      } else {
+        *rt = c;
+        rt = &c->next;
+      }
+    }
+    *rt = NULL;
+    ready_push(q, first, last, n);
+    if (!parc_rt.single) {
+      parc_wake_proc(q);
+      if (unpinned && n > 1)
+        parc_wake_any();
+    }
+    head = rest;
+  }
+}
+
+static parc_ctx *pop_ready(parc_proc *p) {
+  if (!hint_get(&p->nready))
+    return NULL;
+  lock_if(&p->ready_lock);
+  parc_ctx *c = p->rdy_head;
+  if (c) {
+    p->rdy_head = c->next;
+    if (!p->rdy_head)
+      p->rdy_tail = NULL;
+    hint_add(&p->nready, -1);
+  }
+  unlock_if(&p->ready_lock);
+  return c;
+}
+
+static parc_ctx *steal_ready(parc_proc *p) {
+  for (int i = 1; i < parc_rt.P; i++) {
+    parc_proc *q = &parc_rt.procs[(p->id + i) % parc_rt.P];
+    if (!hint_get(&q->nready))
+      continue;
+    parc_spin_lock(&q->ready_lock);
+    parc_ctx *prev = NULL, *c = q->rdy_head;
+    while (c && c->pin >= 0) {
+      prev = c;
+      c = c->next;
+    }
+    if (c) {
+      if (prev)
+        prev->next = c->next;
+      else
+        q->rdy_head = c->next;
+      if (q->rdy_tail == c)
+        q->rdy_tail = prev;
+      hint_add(&q->nready, -1);
+    }
+    parc_spin_unlock(&q->ready_lock);
+    if (c) {
+      PARC_STAT_ADD(p, steals, 1);
+      return c;
+    }
+  }
+  return NULL;
+}
+
+/* ---- Parking ---------------------------------------------------------------- */
+
+static void after_switch(parc_proc *p) {
+  int a = p->after;
+  p->after = PARC_AFTER_NONE;
+  if (a == PARC_AFTER_UNLOCK)
+    parc_spin_unlock(p->after_arg);
+  else if (a == PARC_AFTER_POOL)
+    parc_env_put(p, p->after_arg);
+}
+
+/* Park the running context of p; `unlock` (held by the caller, or NULL) is
+ * released by the scheduler once the context is saved (essay, step c).
+ * Returns when the context has been readied and resumed, possibly on
+ * another processor. */
+void parc_park(parc_proc *p, parc_spin *unlock) {
+  parc_ctx *c = p->cur;
+  PARC_STAT_ADD(p, blocked, 1);
+  if (unlock && !parc_rt.single) {
+    p->after = PARC_AFTER_UNLOCK;
+    p->after_arg = unlock;
+  }
+  parc_ctx_switch(p, c, p->sched);
+}
+
+static void resume(parc_proc *p, parc_ctx *c) {
+  PARC_STAT_ADD(p, resumed, 1);
+  parc_ctx_switch(p, p->sched, c);
+  after_switch(parc_self());
+}
+
+static void run_job(parc_proc *p, const parc_job *job) {
+  parc_drt *d = job->d;
+  uint64_t n = job->hi - job->lo;
+  /* MAXI 5.4: if siblings already wait at a barrier, these activities will
+   * likely block too; create their envelopes in one go. */
+  int hint = __atomic_load_n(&d->bar_used, __ATOMIC_RELAXED);
+  parc_ctx *e = parc_env_get(p, hint, n);
+  e->job = *job;
+  e->pin = job->pin;
+  PARC_STAT_ADD(p, shares, 1);
+  parc_ctx_switch(p, p->sched, e);
+  after_switch(parc_self());
+}
+
+/* ---- Descriptor lists and reps ---------------------------------------------- */
+
+/* Push d on p's list (newest first).  Caller: the parent, P > 1. */
+void parc_push_desc(parc_proc *p, parc_drt *d) {
+  d->home = p;
+  d->lprev = NULL;
+  parc_spin_lock(&p->lock);
+  d->lnext = p->dhead;
+  if (p->dhead)
+    p->dhead->lprev = d;
+  else
+    p->dtail = d;
+  p->dhead = d;
+  d->listed = 1;
+  hint_add(&p->nwork, 1);
+  parc_spin_unlock(&p->lock);
+  parc_wake_any();
+}
+
+/* Unlink d from its home list.  locked: the caller holds d->home->lock. */
+void parc_unlink_desc(parc_drt *d, int locked) {
+  parc_proc *h = d->home;
+  if (!locked)
+    parc_spin_lock(&h->lock);
+  if (d->listed) {
+    if (d->lprev)
+      d->lprev->lnext = d->lnext;
+    else
+      h->dhead = d->lnext;
+    if (d->lnext)
+      d->lnext->lprev = d->lprev;
+    else
+      h->dtail = d->lprev;
+    d->listed = 0;
+    hint_add(&h->nwork, -1);
+  }
+  if (!locked)
+    parc_spin_unlock(&h->lock);
+}
+
+static parc_rep *rep_alloc(parc_proc *p) {
+  parc_rep *r = p->rep_free;
+  if (r) {
+    p->rep_free = r->next;
+    return r;
+  }
+  r = malloc(sizeof *r);
+  if (!r)
+    parc_fatal(1, "out of memory (representative)");
+  return r;
+}
+
+static void rep_free(parc_proc *p, parc_rep *r) {
+  r->next = p->rep_free;
+  p->rep_free = r;
+}
+
+/* Append a rep [lo, hi) of d to p's list (newest at head). */
+static void rep_push(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi) {
+  parc_rep *r = rep_alloc(p);
+  r->d = d;
+  r->lo = lo;
+  r->hi = hi;
+  r->prev = NULL;
+  lock_if(&p->lock);
+  r->next = p->rhead;
+  if (p->rhead)
+    p->rhead->prev = r;
+  else
+    p->rtail = r;
+  p->rhead = r;
+  hint_add(&p->nwork, 1);
+  unlock_if(&p->lock);
+}
+
+static void rep_unlink_locked(parc_proc *p, parc_rep *r) {
+  if (r->prev)
+    r->prev->next = r->next;
+  else
+    p->rhead = r->next;
+  if (r->next)
+    r->next->prev = r->prev;
+  else
+    p->rtail = r->prev;
+  hint_add(&p->nwork, -1);
+}
+
+/* Cut the batch chain of context c (running on p, about to block): account
+ * each batch's terminated prefix and hand its unstarted remainder to a rep.
+ * Called without any lock held (parc_finish may take descriptor locks). */
+void parc_detach_chain(parc_proc *p, parc_ctx *c) {
+  int pushed = 0;
+  for (parc_batch *b = c->cur_act; b; b = b->outer) {
+    parc_account_prefix(b);
+    if (b->act.next < b->act.end) {
+      rep_push(p, b->d, b->act.next, b->act.end);
+      b->act.end = b->act.next;
+      pushed = 1;
+    }
+  }
+  if (pushed)
+    parc_wake_any();
+}
+
+/* Local work: own reps first (they are the oldest claimed work of running
+ * constructs), then the newest own descriptor with unclaimed activities. */
+static int take_local(parc_proc *p, parc_job *job) {
+  if (!hint_get(&p->nwork))
+    return 0;
+  lock_if(&p->lock);
+  parc_rep *r = p->rhead;
+  if (r) {
+    rep_unlink_locked(p, r);
+    unlock_if(&p->lock);
+    *job = (parc_job){r->d, r->lo, r->hi, -1};
+    rep_free(p, r);
+    return 1;
+  }
+  for (parc_drt *d = p->dhead; d; d = d->lnext) {
+    uint64_t lo, n = parc_claim(d, &lo);
+    if (n) {
+      if (lo + n == d->count)
+        parc_unlink_desc(d, 1);
+      unlock_if(&p->lock);
+      *job = (parc_job){d, lo, lo + n, -1};
+      return 1;
+    }
+  }
+  unlock_if(&p->lock);
+  return 0;
+}
+
+/* Steal from another processor: oldest descriptor first (breadth first),
+ * else half of its oldest rep. */
+static int steal(parc_proc *p, parc_job *job) {
+  for (int i = 1; i < parc_rt.P; i++) {
+    parc_proc *q = &parc_rt.procs[(p->id + i) % parc_rt.P];
+    if (!hint_get(&q->nwork))
+      continue;
+    parc_spin_lock(&q->lock);
+    for (parc_drt *d = q->dtail; d; d = d->lprev) {
+      uint64_t lo, n = parc_claim(d, &lo);
+      if (n) {
+        if (lo + n == d->count)
+          parc_unlink_desc(d, 1);
+        parc_spin_unlock(&q->lock);
+        *job = (parc_job){d, lo, lo + n, -1};
+        PARC_STAT_ADD(p, steals, 1);
+        return 1;
+      }
+    }
+    parc_rep *r = q->rtail;
+    if (r) {
+      uint64_t lo = r->lo, hi = r->hi;
+      int whole = hi - lo < 2;
+      if (whole) {
+        rep_unlink_locked(q, r);
+      } else {
+        uint64_t mid = lo + (hi - lo) / 2;
+        r->hi = mid; /* the owner keeps the lower half */
+        lo = mid;
+      }
+      parc_drt *d = r->d;
+      parc_spin_unlock(&q->lock);
+      if (whole) /* unlinked: the record is ours to recycle */
+        rep_free(p, r);
+      *job = (parc_job){d, lo, hi, -1};
+      PARC_STAT_ADD(p, steals, 1);
+      return 1;
+    }
+    parc_spin_unlock(&q->lock);
+  }
+  return 0;
+}
+
+/* ---- Mapped lparfor ------------------------------------------------------------ */
+
+/* Post d's chunk k to processor k's inbox for every k < count except
+ * `except` (the parent's processor runs its chunk inline). */
+void parc_post_mapped(parc_drt *d, int except) {
+  for (int k = 0; k < (int)d->count; k++) {
+    if (k == except)
+      continue;
+    parc_proc *q = &parc_rt.procs[k];
+    lock_if(&q->inbox_lock);
+    if (q->inbox_n == q->inbox_cap) {
+      int cap = q->inbox_cap ? 2 * q->inbox_cap : PARC_INBOX_INIT;
+      parc_drt **a = realloc(q->inbox, sizeof *a * (size_t)cap);
+      if (!a)
+        parc_fatal(1, "out of memory (mapped inbox)");
+      q->inbox = a;
+      q->inbox_cap = cap;
+    }
+    q->inbox[q->inbox_n++] = d;
+    hint_add(&q->ninbox, 1);
+    unlock_if(&q->inbox_lock);
+    if (!parc_rt.single)
+      parc_wake_proc(q);
+  }
+}
+
+static int take_mapped(parc_proc *p, parc_job *job) {
+  if (!hint_get(&p->ninbox))
+    return 0;
+  lock_if(&p->inbox_lock);
+  parc_drt *d = NULL;
+  if (p->inbox_n) {
+    d = p->inbox[0];
+    memmove(p->inbox, p->inbox + 1, sizeof *p->inbox * (size_t)(p->inbox_n - 1));
+    p->inbox_n--;
+    hint_add(&p->ninbox, -1);
+  }
+  unlock_if(&p->inbox_lock);
+  if (!d)
+    return 0;
+  *job = (parc_job){d, (uint64_t)p->id, (uint64_t)p->id + 1, p->id};
+  PARC_STAT_ADD(p, mapped, 1);
+  return 1;
+}
+
+/* ---- Blocked registry (kill delivery) ------------------------------------------ */
+
+/* Precondition: the caller holds the lock of the object c waits on
+ * (lock order: object lock -> blocked_lock). */
+void parc_register_blocked(parc_proc *p, parc_ctx *c) {
+  lock_if(&p->blocked_lock);
+  c->bprev = NULL;
+  c->bnext = p->blocked;
+  if (p->blocked)
+    p->blocked->bprev = c;
+  p->blocked = c;
+  c->last = p;
+  unlock_if(&p->blocked_lock);
+}
+
+/* Precondition: as parc_register_blocked; c->last is the registry. */
+void parc_unregister_blocked(parc_ctx *c) {
+  parc_proc *p = c->last;
+  lock_if(&p->blocked_lock);
+  if (c->bprev)
+    c->bprev->bnext = c->bnext;
+  else
+    p->blocked = c->bnext;
+  if (c->bnext)
+    c->bnext->bprev = c->bprev;
+  c->bnext = c->bprev = NULL;
+  unlock_if(&p->blocked_lock);
+}
+
+/* ---- get_work ------------------------------------------------------------------- */
+
+static void get_work(parc_proc *p) {
+  after_switch(p);
+  for (;;) {
+    parc_ctx *c;
+    parc_job job;
+    if ((c = pop_ready(p))) {
+      resume(p, c);
+      continue;
+    }
+    if (take_mapped(p, &job) || take_local(p, &job)) {
+      run_job(p, &job);
+      continue;
+    }
+    if (!parc_rt.single) {
+      if (steal(p, &job)) {
+        run_job(p, &job);
+        continue;
+      }
+      if ((c = steal_ready(p))) {
+        resume(p, c);
+        continue;
+      }
+    }
+    idle(p);
+  }
+}

@@ -1,0 +1,124 @@
+/* semaphore.c - counting semaphores (parc_P / parc_V) that park the waiting
+ * context instead of its processor.
+ *
+ * Under the semaphore's spinlock: the value and a FIFO of parked contexts.
+ * parc_V hands its unit directly to the oldest waiter (the value is not
+ * incremented), so a waiter is never overtaken by a later parc_P.  A blocked
+ * parc_P first cuts its batch chain (processor.c), so its batch-mates run in
+ * other envelopes: at P = 1 a producer/consumer pair cannot deadlock.
+ * parc_P is a poll point on entry only: once it has the unit it returns, so
+ * a kill never loses a unit that was handed over.
+ */
+#include <stdint.h>
+
+#include "internal.h"
+
+typedef struct parc_sem_rt {
+  parc_spin lock;
+  int value;
+  parc_ctx *head, *tail;
+} parc_sem_rt;
+
+_Static_assert(sizeof(parc_sem_rt) <= sizeof(parc_sem_t), "parc_sem_rt must fit in parc_sem_t");
+_Static_assert(_Alignof(parc_sem_rt) <= _Alignof(parc_sem_t), "parc_sem_rt alignment");
+
+static inline parc_sem_rt *sem_of(parc_sem_t *s) { return (parc_sem_rt *)(void *)s; }
+
+void parc_sem_init(parc_sem_t *s, int value) {
+  parc_sem_rt *r = sem_of(s);
+  r->lock.v = 0;
+  r->value = value;
+  r->head = r->tail = NULL;
+}
+
+static int try_take(parc_sem_rt *r) {
+  if (r->value > 0) {
+    r->value--;
+    return 1;
+  }
+  return 0;
+}
+
+void parc_P(parc_sem_t *s) {
+  parc_sem_rt *r = sem_of(s);
+  int single = parc_rt.single;
+  parc_poll();
+  if (!single)
+    parc_spin_lock(&r->lock);
+  int ok = try_take(r);
+  if (!single)
+    parc_spin_unlock(&r->lock);
+  if (ok)
+    return;
+  parc_ensure_started();
+  parc_proc *p = parc_self();
+  parc_ctx *c = p->cur;
+  parc_detach_chain(p, c);
+  if (!single)
+    parc_spin_lock(&r->lock);
+  if (try_take(r)) {
+    if (!single)
+      parc_spin_unlock(&r->lock);
+    return;
+  }
+  c->next = NULL;
+  if (r->tail)
+    r->tail->next = c;
+  else
+    r->head = c;
+  r->tail = c;
+  c->wait_kind = PARC_WAIT_SEM;
+  c->wait_obj = r;
+  c->wait_lock = &r->lock;
+  c->wake_killed = 0;
+  parc_register_blocked(p, c);
+  if (c->cur_act && parc_kill_active() && parc_victim(c->cur_act->d)) {
+    /* A kill posted before we registered: its delivery may have missed us. */
+    parc_sem_cancel_locked(r, c);
+    parc_unregister_blocked(c);
+    c->wait_kind = PARC_WAIT_NONE;
+    if (!single)
+      parc_spin_unlock(&r->lock);
+    parc_unwind(c->cur_act);
+  }
+  parc_park(p, &r->lock);
+  if (c->wake_killed)
+    parc_unwind(c->cur_act);
+}
+
+void parc_V(parc_sem_t *s) {
+  parc_sem_rt *r = sem_of(s);
+  int single = parc_rt.single;
+  if (!single)
+    parc_spin_lock(&r->lock);
+  parc_ctx *w = r->head;
+  if (w) {
+    r->head = w->next;
+    if (!r->head)
+      r->tail = NULL;
+    w->next = NULL;
+    parc_unregister_blocked(w);
+    w->wait_kind = PARC_WAIT_NONE;
+  } else {
+    r->value++;
+  }
+  if (!single)
+    parc_spin_unlock(&r->lock);
+  if (w)
+    parc_ready(w);
+}
+
+/* Precondition: c waits on semaphore `sem`, whose lock is held.  Kill delivery. */
+void parc_sem_cancel_locked(void *sem, parc_ctx *c) {
+  parc_sem_rt *r = sem;
+  parc_ctx **pp = &r->head, *prev = NULL;
+  while (*pp && *pp != c) {
+    prev = *pp;
+    pp = &(*pp)->next;
+  }
+  PARC_ASSERT(*pp == c);
+  *pp = c->next;
+  if (r->tail == c)
+    r->tail = prev;
+  c->next = NULL;
+}

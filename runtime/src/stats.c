@@ -1,0 +1,112 @@
+/* stats.c - PARC_STATS=1: counters per processor and per construct, printed
+ * to stderr at exit.
+ *
+ * Output format (stable; tests grep it; one record per line):
+ *
+ *   parc: stats: proc=K cpu=C node=N activities=A envelopes_created=E
+ *                envelopes_reused=R shares=S blocked=B resumed=U killed=X
+ *                steals=T mapped=M sleeps=Z
+ *   parc: stats: total procs=P activities=A envelopes_created=E
+ *                envelopes_reused=R shares=S blocked=B resumed=U killed=X
+ *                steals=T mapped=M sleeps=Z
+ *   parc: stats: site FILE:LINE:COL FUNC KIND executions=N created=C killed=X
+ *
+ * (each record on one line; KIND is parblock, parfor, lparfor or
+ * mapped-lparfor; sites in order of first execution).  Processor counters
+ * are written by their owner only with relaxed atomic stores; per-site
+ * counters, shared by all processors, with relaxed RMWs, and only when
+ * PARC_STATS is set.  The report is printed by an atexit handler registered
+ * at start-up, so it also appears when an activity calls exit().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+static const char *kind_name(unsigned k) {
+  switch (k) {
+  case PARC_KIND_PARBLOCK: return "parblock";
+  case PARC_KIND_PARFOR: return "parfor";
+  case PARC_KIND_LPARFOR: return "lparfor";
+  case PARC_KIND_MAPPED_LPARFOR: return "mapped-lparfor";
+  case PARC_KIND_ROOT: return "root";
+  default: return "construct";
+  }
+}
+
+static uint64_t ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static uint64_t ldull(const unsigned long long *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+static void print_counters(FILE *f, const parc_stats *s) {
+  fprintf(f,
+          "activities=%llu envelopes_created=%llu envelopes_reused=%llu shares=%llu "
+          "blocked=%llu resumed=%llu killed=%llu steals=%llu mapped=%llu sleeps=%llu\n",
+          (unsigned long long)ld(&s->activities), (unsigned long long)ld(&s->env_created),
+          (unsigned long long)ld(&s->env_reused), (unsigned long long)ld(&s->shares),
+          (unsigned long long)ld(&s->blocked), (unsigned long long)ld(&s->resumed),
+          (unsigned long long)ld(&s->killed), (unsigned long long)ld(&s->steals),
+          (unsigned long long)ld(&s->mapped), (unsigned long long)ld(&s->sleeps));
+}
+
+static void report(void) {
+  FILE *f = stderr;
+  parc_stats t = {0};
+  for (int k = 0; k < parc_rt.P; k++) {
+    parc_proc *p = &parc_rt.procs[k];
+    const parc_stats *s = &p->st;
+    t.activities += ld(&s->activities);
+    t.env_created += ld(&s->env_created);
+    t.env_reused += ld(&s->env_reused);
+    t.shares += ld(&s->shares);
+    t.blocked += ld(&s->blocked);
+    t.resumed += ld(&s->resumed);
+    t.killed += ld(&s->killed);
+    t.steals += ld(&s->steals);
+    t.mapped += ld(&s->mapped);
+    t.sleeps += ld(&s->sleeps);
+    fprintf(f, "parc: stats: proc=%d cpu=%d node=%d ", k, p->cpu, p->node);
+    print_counters(f, s);
+  }
+  fprintf(f, "parc: stats: total procs=%d ", parc_rt.P);
+  print_counters(f, &t);
+  parc_spin_lock(&parc_rt.site_lock);
+  parc_site *list = parc_rt.sites, *rev = NULL;
+  parc_spin_unlock(&parc_rt.site_lock);
+  while (list) { /* registration order: reverse the pushed list */
+    parc_site *nx = list->next_;
+    list->next_ = rev;
+    rev = list;
+    list = nx;
+  }
+  for (parc_site *s = rev; s; s = s->next_)
+    fprintf(f, "parc: stats: site %s:%u:%u %s %s executions=%llu created=%llu killed=%llu\n",
+            s->file ? s->file : "?", s->line, s->col, s->func ? s->func : "?",
+            kind_name(s->kind), (unsigned long long)ldull(&s->executions_),
+            (unsigned long long)ldull(&s->created_), (unsigned long long)ldull(&s->killed_));
+  fflush(f);
+}
+
+void parc_stats_init(void) {
+  if (parc_rt.stats)
+    atexit(report);
+}
+
+void parc_stats_site(parc_site *site, uint64_t created) {
+  int zero = 0;
+  /* acq_rel: one registrant links the site; the lock publishes the link. */
+  if (__atomic_load_n(&site->registered_, __ATOMIC_ACQUIRE) == 0 &&
+      __atomic_compare_exchange_n(&site->registered_, &zero, 1, 0, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE)) {
+    parc_spin_lock(&parc_rt.site_lock);
+    site->next_ = parc_rt.sites;
+    parc_rt.sites = site;
+    parc_spin_unlock(&parc_rt.site_lock);
+  }
+  /* relaxed RMWs: counters only, summed at exit. */
+  __atomic_fetch_add(&site->executions_, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&site->created_, created, __ATOMIC_RELAXED);
+}
+
+void parc_stats_killed(parc_site *site, uint64_t n) {
+  __atomic_fetch_add(&site->killed_, n, __ATOMIC_RELAXED);
+}
