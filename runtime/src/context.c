@@ -242,7 +242,7 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
                    "parc: error: stack overflow in an activity of %s:%u:%u (%s) "
                    "(stack size %zu KiB; set PARC_STACK_SIZE)\n",
                    s->file ? s->file : "?", s->line, s->col, s->func ? s->func : "?",
-                   (size_t)(c->stack_hi - c->stack_lo) / 1024);
+                   parc_rt.stack_size / 1024);
     } else {
       n = snprintf(buf, sizeof buf,
                    "parc: error: stack overflow in the runtime scheduler (processor %d)\n",

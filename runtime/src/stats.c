@@ -50,6 +50,7 @@ static void print_counters(FILE *f, const parc_stats *s) {
 
 static void report(void) {
   FILE *f = stderr;
+  fflush(stdout); /* the program's output first, when both go to one file */
   parc_stats t = {0};
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];

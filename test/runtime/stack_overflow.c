@@ -1,0 +1,57 @@
+// An activity that overflows its envelope stack is reported by construct,
+// with the stack size and the variable to raise it; a fault that is not a
+// guard-page hit keeps its ordinary meaning.
+//
+// PARC source (overflow.pc):
+//   int deep(int n) { volatile char pad[1024]; pad[0] = n; return n ? deep(n - 1) + pad[0] : 0; }
+//   int main(void) {
+//     parfor int i; 0; 1; 1;        // line 5, column 3
+//       parc_P(&s) for i == 0 so that i == 1 runs in an envelope; then deep(1 << 20);
+//     epar
+//   }
+// UNSUPPORTED: asan, tsan
+// RUN: %cc-runtime
+// RUN: %not %run-1 %t 2>&1 | %FileCheck %s
+// RUN: env PARC_STACK_SIZE=64K %not %run-4 %t 2>&1 | %FileCheck %s --check-prefix=SMALL
+// RUN: env PARC_NPROCS=1 %not --crash %t null 2>&1 | %FileCheck %s --check-prefix=NULL
+// CHECK: parc: error: stack overflow in an activity of overflow.pc:5:3 (main) (stack size 1024 KiB; set PARC_STACK_SIZE)
+// SMALL: parc: error: stack overflow in an activity of overflow.pc:5:3 (main) (stack size 64 KiB; set PARC_STACK_SIZE)
+// NULL: null pointer store
+// NULL-NOT: stack overflow
+#include <parc_abi.h>
+#include <stdio.h>
+#include <string.h>
+
+static parc_site s_L5 = PARC_SITE_INIT("overflow.pc", "main", 5, 3, PARC_KIND_PARFOR);
+static parc_sem_t s;
+static volatile int *nullp;
+
+static int deep(int n) {
+  volatile char pad[1024];
+  pad[0] = (char)n;
+  parc_poll();
+  return n ? deep(n - 1) + pad[0] : 0;
+}
+
+static void body(parc_act *self, void *envp) {
+  int mode = *(int *)envp;
+  uint64_t k;
+  while (parc_next(self, &k)) {
+    if (k == 0) {
+      parc_P(&s); /* blocks: activity 1 goes to an envelope */
+    } else if (mode) {
+      fprintf(stderr, "null pointer store\n");
+      *nullp = 1;
+    } else {
+      printf("%d\n", deep(1 << 20));
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  int mode = argc > 1 && !strcmp(argv[1], "null");
+  parc_sem_init(&s, 0);
+  parc_desc d;
+  parc_spawn(&d, &s_L5, body, &mode, 2);
+  return 0;
+}
