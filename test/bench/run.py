@@ -66,7 +66,10 @@ class Workload:
         self.configs = configs  # [(impl, variant, extra env)]
         self.serial_per_p = kw.get("serial_per_p", False)  # input depends on P
         self.ideal = kw.get("ideal", False)                # report fraction of ideal
-        self.per_act_all_p = kw.get("per_act_all_p", False)  # time/activity at every P
+        # per-activity cost (median - serial median) / activities: at P=1 for
+        # the spawn-bound workloads, at every P for W4/W5 (blocking cost)
+        self.per_act = kw.get("per_act", False)
+        self.per_act_all_p = kw.get("per_act_all_p", False)
         # W4/W5 have no serial program worth the name (the barrier compiled
         # away, microseconds): their figure is time per activity, not a ratio
         self.ratio = kw.get("ratio", True)
@@ -84,10 +87,11 @@ def workloads(w6_positions):
     ws = [
         Workload("W1", "w1", "fib(n), both calls parallel, no cutoff", ["32"], ["24"],
                  [("serial", "rec", {}), ("parcc", "parblock", {})] + omp(["task"]) +
-                 [("tbb", "task_group", {})]),
+                 [("tbb", "task_group", {})], per_act=True),
         Workload("W2", "w2", "a[i] = a[i]*3+1 over n doubles", ["10000000"], ["1000000"],
                  [("serial", "loop", {}), ("parcc", "lparfor", {}), ("parcc", "parfor", {})] +
-                 omp(["static", "dynamic1"]) + [("tbb", "auto", {}), ("tbb", "simple1", {})]),
+                 omp(["static", "dynamic1"]) + [("tbb", "auto", {}), ("tbb", "simple1", {})],
+                 per_act=True),
         Workload("W3", "w3", "n activities busy ~1 ms each (calibrated spin)", ["2000", "SPIN"],
                  ["200", "SPIN"],
                  [("serial", "loop", {}), ("parcc", "parfor", {}), ("parcc", "lparfor", {})] +
@@ -95,10 +99,12 @@ def workloads(w6_positions):
                  ideal=True),
         Workload("W4", "w4", "parfor n { sync; }", ["1000"], ["1000"],
                  [("serial", "split", {}), ("parcc", "parfor", {})] + omp(["team", "split"]) +
-                 [("tbb", "split", {}), ("pthreads", "barrier", {})], per_act_all_p=True, ratio=False),
+                 [("tbb", "split", {}), ("pthreads", "barrier", {})],
+                 per_act=True, per_act_all_p=True, ratio=False),
         Workload("W5", "w5", "parfor no { parfor ni { sync; } }", ["100", "100"], ["20", "20"],
                  [("serial", "split", {}), ("parcc", "parfor", {})] + omp(["team", "split"]) +
-                 [("tbb", "split", {}), ("pthreads", "barrier", {})], per_act_all_p=True, ratio=False),
+                 [("tbb", "split", {}), ("pthreads", "barrier", {})],
+                 per_act=True, per_act_all_p=True, ratio=False),
     ]
     cancel_env = {"cancel": {"OMP_CANCELLATION": "true"}}
     for pct in w6_positions:
@@ -340,7 +346,7 @@ def summarize(cfgs, results, procs):
                     row["ratio"] = row["median"] / s
                 acts = row["activities"]
                 pp = p or 1
-                if acts and acts > pp and (pp == 1 or w.per_act_all_p):
+                if acts and acts > pp and w.per_act and (pp == 1 or w.per_act_all_p):
                     row["ns_act"] = (row["median"] - s) / acts * 1e9
                 if w.ideal and p:
                     row["ideal"] = (s / p) / row["median"]
@@ -415,10 +421,46 @@ def text_table(cells):
     return "\n".join(lines)
 
 
-def md_table(cells):
-    lines = ["| " + " | ".join(HEAD) + " |", "|" + "|".join("---" for _ in HEAD) + "|"]
-    for c in cells:
-        lines.append("| " + " | ".join(str(x).replace("|", "/") for x in c) + " |")
+def md_table(ws, rows, exes, procs):
+    """The table for docs: one row per implementation and variant, the P
+    columns side by side: median (min), x serial of the median; per activity
+    at P=1 (W4/W5: at every P), W3's fraction of ideal at the largest P."""
+    head = ["workload", "impl", "variant"]
+    for p in procs:
+        head += ["P=%d median (min)" % p, "P=%d x serial" % p]
+    head += ["ns/act", "ideal", "RSS MB"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for w in ws:
+        seen = []
+        for r in rows:
+            if r["wid"] == w.wid and (r["impl"], r["variant"]) not in seen:
+                seen.append((r["impl"], r["variant"]))
+        for impl, variant in seen:
+            exe = exes.get((impl, w.prog), "")
+            mine = {r["p"]: r for r in rows
+                    if (r["wid"], r["impl"], r["variant"]) == (w.wid, impl, variant)}
+            c = [w.wid, IMPLS[impl][0], variant]
+            for p in procs:
+                r = mine.get(p) or mine.get(None)
+                if exe.startswith("n/a"):
+                    c += ["n/a", ""]
+                elif r is None or "median" not in r:
+                    c += [(r or {}).get("error") or "n/a", ""]
+                else:
+                    c += ["%s (%s)" % (fmt_t(r["median"]), fmt_t(r["min"])),
+                          fmt_num(r.get("ratio"), "%.2f")]
+            nsa = [mine[p].get("ns_act") for p in procs if p in mine]
+            nsa = [x for x in nsa if x is not None]
+            if w.per_act_all_p:
+                c.append(" / ".join(fmt_num(mine[p].get("ns_act"), "%.0f", "-")
+                                    for p in procs if p in mine))
+            else:
+                c.append(fmt_num(nsa[0] if nsa else None, "%.0f"))
+            pm = mine.get(max(procs))
+            c.append(fmt_num(pm.get("ideal") if pm else None, "%.3f"))
+            any_r = pm or mine.get(None)
+            c.append(fmt_num(any_r.get("rss_mb") if any_r else None, "%.1f"))
+            lines.append("| " + " | ".join(str(x).replace("|", "/") for x in c) + " |")
     return "\n".join(lines)
 
 
@@ -617,6 +659,8 @@ def main():
     ap.add_argument("--cxx", default="g++")
     ap.add_argument("--clang", default="clang-19")
     ap.add_argument("--jobs", type=int, default=2, help="parallel compilations")
+    ap.add_argument("--report", metavar="RESULTS_JSON",
+                    help="run nothing: print the table and redraw the chart from a saved results.json")
     args = ap.parse_args()
 
     rounds = args.rounds or (2 if args.quick else 5)
@@ -624,12 +668,9 @@ def main():
     procs = [int(x) for x in args.procs.split(",") if x]
     positions = [int(x) for x in args.w6_pos.split(",") if x]
     user_env = dict(kv.split("=", 1) for kv in args.env)
-    ws = workloads(positions)
-    if args.only:
-        want = [x.strip().upper() for x in args.only.split(",")]
-        ws = [w for w in ws if w.wid in want or w.wid.split("@")[0] in want]
-        if not ws:
-            sys.exit("run.py: error: --only %s selects no workload" % args.only)
+    if args.report:
+        return report_from(args)
+    ws = select(workloads(positions), args.only)
     impls = set(IMPLS)
     if args.impls:
         impls = {"serial"} | {x.strip() for x in args.impls.split(",")}
@@ -681,12 +722,24 @@ def main():
         print("  round %d/%d done, load average %s" % (rnd + 1, rounds, " ".join(loadavg())),
               flush=True)
     load_after = loadavg()
+    meta = {"machine": info, "rounds": rounds, "procs": procs, "quick": args.quick,
+            "spin_per_ms": spin, "load_before": load_before, "load_after": load_after,
+            "env": user_env, "only": args.only, "w6_pos": args.w6_pos,
+            "impls": sorted(impls), "exes": {"%s|%s" % k: v for k, v in exes.items()}}
+    return report(args, ws, impls, procs, results, exes, meta)
 
+
+def report(args, ws, impls, procs, results, exes, meta):
+    """Table, targets, chart, results.md/json from the runs (live or loaded)."""
+    info, rounds = meta["machine"], meta["rounds"]
+    cfgs = plan(ws, impls, procs)
+    for w, i, v, e, p in cfgs:
+        results.setdefault(key_of(w, i, v, p), [])
     rows = summarize(cfgs, results, procs)
     cells = table_rows(ws, rows, exes, impls)
     print()
     print(text_table(cells))
-    tg = targets(rows, procs) if any(r["impl"] == "parcc" for r in rows) else []
+    tg = targets(rows, procs)
     if tg:
         print("\nissue 5 targets (medians, P=%d unless stated):" % max(procs))
         for name, verdict, how, _ in tg:
@@ -694,24 +747,25 @@ def main():
 
     title = "parcc benchmarks, %s, commit %s, %d rounds%s" % (
         info["date"], info["commit"].replace(" (with uncommitted changes)", "+changes"), rounds,
-        ", --quick sizes" if args.quick else "")
+        ", --quick sizes" if meta["quick"] else "")
+    os.makedirs(args.out, exist_ok=True)
     svg = os.path.join(args.out, "bench.svg")
     svg_chart(ws, rows, procs, svg, title)
     with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump({"machine": info, "rounds": rounds, "procs": procs, "quick": args.quick,
-                   "spin_per_ms": spin, "load_before": load_before, "load_after": load_after,
-                   "env": user_env, "runs": results, "rows": rows}, f, indent=1, default=str)
+        json.dump(dict(meta, runs=results, rows=rows), f, indent=1, default=str)
     with open(os.path.join(args.out, "results.md"), "w") as f:
-        f.write("Measured %s at commit %s, %d rounds, P = %s%s; load average %s before, %s after.\n\n"
-                % (info["date"], info["commit"], rounds, args.procs,
-                   " (--quick sizes)" if args.quick else "", " ".join(load_before),
-                   " ".join(load_after)))
-        f.write(md_table(cells) + "\n")
+        f.write("Measured %s at commit %s, %d rounds, P = %s%s; load average %s before, %s after"
+                " (1, 5, 15 min).\n\n"
+                % (info["date"], info["commit"], rounds, ",".join(map(str, procs)),
+                   " (--quick sizes)" if meta["quick"] else "", " ".join(meta["load_before"]),
+                   " ".join(meta["load_after"])))
+        f.write(md_table(ws, rows, exes, procs) + "\n")
         if tg:
-            f.write("\n| target (issue 5) | verdict | measured |\n|---|---|---|\n")
+            f.write("\n| target (issue 5; medians, P=%d) | verdict | measured |\n|---|---|---|\n"
+                    % max(procs))
             for name, verdict, how, _ in tg:
                 f.write("| %s | %s | %s |\n" % (name, verdict, how))
-    print("\nwrote %s, results.md, results.json, build.log in %s" %
+    print("\nwrote %s, results.md, results.json in %s" %
           (os.path.basename(svg), os.path.relpath(args.out, os.getcwd())))
     if args.copy_chart:
         dst = os.path.join(ROOT, "docs", "perf")
@@ -725,6 +779,34 @@ def main():
         print("run.py: %s %s %s P=%s: %s" % (r["wid"], r["impl"], r["variant"],
                                              r["p"] or "-", r["error"].strip()), file=sys.stderr)
     return 1 if failed else 0
+
+
+def report_from(args):
+    """--report FILE: redo table and chart from a saved results.json."""
+    with open(args.report) as f:
+        meta = json.load(f)
+    runs = meta.pop("runs")
+    meta.pop("rows", None)
+    procs = meta["procs"]
+    ws = select(workloads([int(x) for x in meta.get("w6_pos", "10,50,90").split(",") if x]),
+                meta.get("only", ""))
+    impls = set(meta.get("impls") or IMPLS)
+    exes = {tuple(k.split("|")): v for k, v in meta.get("exes", {}).items()}
+    ran = {(k.split("|")[0].split("@")[0].lower(), k.split("|")[1]) for k, v in runs.items() if v}
+    for w in ws:
+        for impl, _, _ in w.configs:
+            exes.setdefault((impl, w.prog), "(loaded)" if (w.prog, impl) in ran else "n/a: not run")
+    return report(args, ws, impls, procs, runs, exes, meta)
+
+
+def select(ws, only):
+    if not only:
+        return ws
+    want = [x.strip().upper() for x in only.split(",")]
+    ws = [w for w in ws if w.wid in want or w.wid.split("@")[0] in want]
+    if not ws:
+        sys.exit("run.py: error: --only %s selects no workload" % only)
+    return ws
 
 
 if __name__ == "__main__":
