@@ -1,0 +1,21 @@
+//===- Analysis.h - find the constructs and what they use --------*- C++ -*-===//
+#ifndef PARCC_ANALYSIS_H
+#define PARCC_ANALYSIS_H
+
+#include "parcc/Session.h"
+
+namespace parcc {
+
+/// Walks the functions of the main file and fills S.M: constructs with their
+/// activities, uses of shared variables, markers, preturns, jumps, loops.
+/// Reports constructs whose B1 shape is broken (which the token pass should
+/// have prevented).  Returns false on error.
+bool analyze(Session &S);
+
+/// Computes Construct::Captures, CapturesRV and ContainsPreturn and the
+/// function's NeedsRV from the recorded uses (Captures.cpp).
+void computeCaptures(Session &S);
+
+} // namespace parcc
+
+#endif

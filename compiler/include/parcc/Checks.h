@@ -1,0 +1,22 @@
+//===- Checks.h - the compile-time rules of PARC -----------------*- C++ -*-===//
+//
+// Every compile-time error of the contract, in Clang's voice with the fix as
+// a note: pbreak and sync outside a construct, sync in an lparfor body,
+// return/break/continue/goto leaving an activity, goto into one, a case label
+// whose switch is outside the activity, non-integer index, bounds that are
+// not arithmetic or that use the index, constructs inside macro arguments.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PARCC_CHECKS_H
+#define PARCC_CHECKS_H
+
+#include "parcc/Session.h"
+
+namespace parcc {
+
+/// Reports every rule violation found in S.M.  Returns false if any.
+bool runChecks(Session &S);
+
+} // namespace parcc
+
+#endif

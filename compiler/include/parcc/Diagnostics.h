@@ -1,0 +1,74 @@
+//===- Diagnostics.h - diagnostics at the user's line and column -*- C++ -*-===//
+//
+// Clang parses B1, the token pass's rewrite of the main file, whose columns
+// differ from the user's wherever a PARC keyword was replaced.  The user's
+// text is loaded once more into a SourceManager of its own
+// (OriginalSource); DiagPrinter maps every main-file location of a Clang
+// diagnostic through the PosMap into that copy and prints it with Clang's
+// TextDiagnostic, so messages, source lines and carets are the user's.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PARCC_DIAGNOSTICS_H
+#define PARCC_DIAGNOSTICS_H
+
+#include "parcc/TokenPass.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/TextDiagnostic.h"
+
+#include <memory>
+
+namespace parcc {
+
+/// The user's main file, as written, in a SourceManager of its own.  Its
+/// DiagnosticsEngine reports the token pass's errors.
+class OriginalSource {
+public:
+  OriginalSource(llvm::StringRef Path, llvm::StringRef Text,
+                 clang::DiagnosticOptions *DiagOpts, clang::DiagnosticConsumer *Client);
+  clang::SourceManager &sm() { return *SM; }
+  clang::FileID fid() const { return FID; }
+  clang::SourceLocation loc(unsigned Offset) const;
+  clang::DiagnosticsEngine &diags() { return *Diags; }
+
+private:
+  std::unique_ptr<clang::FileManager> FM;
+  std::unique_ptr<clang::DiagnosticsEngine> Diags;
+  std::unique_ptr<clang::SourceManager> SM;
+  clang::FileID FID;
+};
+
+/// Prints diagnostics in Clang's format.  Locations in the main file of the
+/// parse (B1) are mapped to the user's text; headers print as they are.
+class DiagPrinter : public clang::DiagnosticConsumer {
+public:
+  DiagPrinter(llvm::raw_ostream &OS, clang::DiagnosticOptions *Opts)
+      : OS(OS), Opts(Opts) {}
+  void setOriginal(OriginalSource *O) { Orig = O; }
+  void setMap(const PosMap *M) { Map = M; }
+
+  void BeginSourceFile(const clang::LangOptions &LO, const clang::Preprocessor *PP) override;
+  void EndSourceFile() override;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override;
+
+private:
+  clang::TextDiagnostic &origTD();
+  clang::TextDiagnostic &otherTD();
+  clang::SourceLocation mapLoc(const clang::SourceManager &SM, clang::SourceLocation L,
+                               bool &InMain) const;
+
+  llvm::raw_ostream &OS;
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Opts;
+  OriginalSource *Orig = nullptr;
+  const PosMap *Map = nullptr;
+  clang::LangOptions LO;
+  std::unique_ptr<clang::TextDiagnostic> OrigTD, OtherTD;
+};
+
+} // namespace parcc
+
+#endif

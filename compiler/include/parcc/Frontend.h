@@ -1,0 +1,48 @@
+//===- Frontend.h - one source file from PARC to C ---------------*- C++ -*-===//
+//
+// The front end of parcc for one .pc (or .c) file: the preprocessor finds the
+// regions #if skips, the token pass writes B1, Clang parses it (diagnostics
+// mapped to the user's text), Analysis and Checks judge it, the Outliner
+// lowers it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PARCC_FRONTEND_H
+#define PARCC_FRONTEND_H
+
+#include "parcc/Session.h"
+
+#include <string>
+#include <vector>
+
+namespace parcc {
+
+struct FrontendOptions {
+  /// Options for Clang as the user gave them (-I -D -U -std= -W -include
+  /// -isystem -iquote -idirafter -O -f... that affect parsing).
+  std::vector<std::string> ClangArgs;
+  std::string RuntimeIncludeDir;
+  std::string ResourceDir;
+  /// Path of a clang executable for the driver's defaults (only its
+  /// directory matters; it need not exist).
+  std::string ClangPath;
+  LowerOptions Lower;
+  /// -MD/-MMD: dependency file of the main parse.
+  std::string DepFile;
+  std::vector<std::string> DepTargets;
+  bool DepSystemHeaders = true;
+  bool DepPhony = false;
+};
+
+/// Translates Path.  With SyntaxOnly, stops after the checks.  Diagnostics
+/// are printed to stderr; returns false on any error.
+bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool SyntaxOnly,
+                   std::string &OutC);
+
+/// -E: the file preprocessed as written (constructs survive).  OutFile "-"
+/// is stdout.
+bool preprocessFile(const std::string &Path, const FrontendOptions &Opts,
+                    const std::string &OutFile);
+
+} // namespace parcc
+
+#endif

@@ -1,0 +1,99 @@
+//===- Lowering.h - outlining and the lowering of each construct -*- C++ -*-===//
+//
+// Lowering rewrites B1 into the emitted C through S.Edits.  First the leaf
+// edits: shared variables become (*parc_env_->x) (Captures.cpp), pbreak,
+// preturn and sync become runtime calls (LowerKill.cpp, LowerSync.cpp), loops
+// and function entries get polls (Polls.cpp).  Then, innermost construct
+// first, each construct's activities are rendered into a static body
+// function and the construct collapses into its spawn code (Outliner.cpp
+// with LowerParblock.cpp and LowerParfor.cpp).  The outlined code of a
+// function goes right before it, after a prototype of the function (for
+// recursion) and the local types it needs, with #line directives that keep
+// every line of user code at its .pc line.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PARCC_LOWERING_H
+#define PARCC_LOWERING_H
+
+#include "parcc/Session.h"
+
+#include <set>
+#include <string>
+
+namespace parcc {
+
+class Outliner {
+public:
+  explicit Outliner(Session &S) : S(S) {}
+
+  /// Lowers the whole file; on success Out is the emitted C.
+  bool run(std::string &Out);
+
+  Session &S;
+
+  //--- Captures (Captures.cpp) -------------------------------------------
+  /// Variably modified: reached through a void * and rebuilt dimensions.
+  bool isVM(const clang::VarDecl *V) const;
+  /// The variable as an lvalue in code that runs in Ctx (null: the function).
+  std::string lvalue(const clang::VarDecl *V, const Activity *Ctx) const;
+  /// Field declarations of C's environment struct (without the braces).
+  std::string envFields(const Construct &C) const;
+  /// Initializers of C's environment, evaluated by C's parent.
+  std::string envInits(const Construct &C) const;
+  /// Declarations at the top of a body function of C (VM pointers).
+  std::string bodyPrologue(const Construct &C) const;
+  /// Leaf edits: references to shared variables, `register` on shared
+  /// variables.  False on error (reported).
+  bool rewriteCaptures();
+  /// Local types and block-scope function declarations that the outlined
+  /// code of F needs at file scope; removes moved declarations from F.
+  bool hoistLocalDecls(FunctionModel &F, std::string &Out);
+
+  //--- Outlining (Outliner.cpp) ------------------------------------------
+  bool hasEnv(const Construct &C) const;
+  std::string envType(const Construct &C) const { return "struct parc_env_" + C.Tag; }
+  std::string siteName(const Construct &C) const { return "parc_site_" + C.Tag + "_"; }
+  std::string descName(const Construct &C) const { return "parc_d_" + suffix(C) + "_"; }
+  std::string envVarName(const Construct &C) const { return "parc_e_" + suffix(C) + "_"; }
+  std::string bodyName(const Construct &C) const;
+  /// `static void NAME(parc_act *parc_self_, void *parc_envp_) {` and the
+  /// environment prologue.
+  std::string bodyHead(const Construct &C, llvm::StringRef Name) const;
+  /// #line plus the rendered text of an activity body (`{ ... }`).
+  std::string activityText(const Activity &A) const;
+  /// The text of a B1 range with the edits so far.
+  std::string render(const clang::Stmt *St) const;
+  /// `parc_rv_` as an lvalue in code running in Ctx.
+  std::string rvLValue(const Activity *Ctx) const;
+
+  /// "L<line>" (plus "_c<col>" when needed): names the parent's locals.
+  std::string suffix(const Construct &C) const;
+
+private:
+  void nameConstructs();
+  bool lowerFunction(FunctionModel &F);
+
+  /// Names moved to file scope so far (tags and ordinary identifiers).
+  std::set<std::string> HoistedTags, HoistedNames;
+};
+
+//--- Per construct family ------------------------------------------------
+/// Appends the outlined definitions of C to Defs; Spawn receives the
+/// statement that replaces the construct in its parent.
+void lowerParblock(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn);
+void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn);
+
+/// pbreak and preturn inside activities (leaf edits).
+bool lowerKills(Outliner &O);
+/// `if (parc_preturned(&d)) return parc_rv_;` after an outermost construct
+/// whose activities preturn; empty otherwise.
+std::string preturnCheck(const Outliner &O, const Construct &C);
+/// sync inside activities (leaf edits).
+bool lowerSyncs(Outliner &O);
+/// parc_poll() at function entries and loop back-edges (leaf edits), and
+/// the parc_rv_ local of functions that need one.
+void insertPolls(Outliner &O);
+
+} // namespace parcc
+
+#endif

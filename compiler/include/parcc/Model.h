@@ -1,0 +1,152 @@
+//===- Model.h - the parallel constructs found in the AST --------*- C++ -*-===//
+//
+// Analysis (Analysis.cpp) walks the AST of B1 once and records everything the
+// checks and the lowering need: each construct with its activities, nesting
+// and captures, the uses of shared variables inside activities, the pbreak,
+// preturn and sync statements, the jumps that the checks judge, and the loops
+// and function bodies that get poll points.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PARCC_MODEL_H
+#define PARCC_MODEL_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace parcc {
+
+enum class ConstructKind { Parblock, Parfor, Lparfor, MappedLparfor };
+
+/// The keyword as the user wrote it ("parblock", "parfor", "lparfor").
+const char *keywordOf(ConstructKind K);
+/// The PARC_KIND_* enumerator of parc_abi.h.
+const char *abiKindOf(ConstructKind K);
+inline bool isLoop(ConstructKind K) { return K != ConstructKind::Parblock; }
+
+struct Construct;
+
+/// One activity body: a parblock section, or the body of a parfor/lparfor.
+/// In B1 it is `do BODY while (parc_mark_act());`.
+struct Activity {
+  Construct *Owner = nullptr;
+  unsigned Index = 0;
+  const clang::DoStmt *Wrapper = nullptr;
+  const clang::CompoundStmt *Body = nullptr;
+};
+
+struct Construct {
+  ConstructKind Kind = ConstructKind::Parblock;
+  /// The B1 block `{ parc_mark_X(); ... parc_mark_end(); }`.
+  const clang::CompoundStmt *Block = nullptr;
+  const clang::FunctionDecl *Func = nullptr;
+  /// The activity this construct is written in; null at function level.
+  Activity *Parent = nullptr;
+  /// 1 for a construct at function level, 2 inside one of its activities, ...
+  unsigned Depth = 1;
+  std::vector<std::unique_ptr<Activity>> Acts;
+  std::vector<Construct *> Children;
+
+  // parfor and lparfor.
+  const clang::VarDecl *Index = nullptr;
+  const clang::Expr *Bounds[3] = {nullptr, nullptr, nullptr}; // FROM, TO, STEP
+
+  /// Where the keyword is in the user's source.
+  unsigned Line = 0, Col = 0;
+  /// "<func>_L<line>", unique in the file; names the body function
+  /// (<func>_<kind>_L<line>), the env struct and the site.
+  std::string Tag;
+
+  /// Variables declared outside the construct that its activities (or
+  /// constructs nested in them) use, in order of first use.
+  llvm::SetVector<const clang::VarDecl *> Captures;
+  /// The function's preturn slot parc_rv_ is reached through the env.
+  bool CapturesRV = false;
+  /// Some activity of this construct or of a nested one preturns.
+  bool ContainsPreturn = false;
+};
+
+struct VarUse {
+  const clang::DeclRefExpr *Ref;
+  const clang::VarDecl *Var;
+  Activity *Act; // innermost activity around the use; Var is declared outside it
+};
+
+enum class MarkKind { Pbreak, Sync };
+struct MarkUse {
+  const clang::CallExpr *Call;
+  MarkKind Kind;
+  Activity *Act; // innermost activity, null outside every construct
+};
+
+struct PreturnUse {
+  const clang::ReturnStmt *Ret;
+  Activity *Act;  // innermost activity (non-null: outside, preturn is return)
+  unsigned Depth; // activities between the preturn and the function
+};
+
+/// A jump whose legality the checks decide.
+struct JumpUse {
+  enum Kind { Break, Continue, Case, Return, Goto, AddrLabel, IndirectGoto } K;
+  const clang::Stmt *S;
+  Activity *Act;                       // innermost activity around the jump
+  const clang::LabelDecl *Label = nullptr; // Goto, AddrLabel
+  bool LeavesActivity = false;         // Break, Continue, Case
+};
+
+/// A local type declaration (struct/union/enum/typedef written inside a
+/// function) that outlined code must see at file scope.
+struct HoistedType {
+  const clang::Decl *D;
+};
+
+struct FunctionModel {
+  const clang::FunctionDecl *FD = nullptr;
+  /// Constructs of the function, innermost first (post-order).
+  std::vector<Construct *> PostOrder;
+  std::vector<Construct *> TopLevel;
+  /// Non-void and some activity preturns: the function gets a parc_rv_ local.
+  bool NeedsRV = false;
+  /// Loops (for, while, do) in the function, construct wrappers excluded.
+  std::vector<const clang::Stmt *> Loops;
+  /// Activities refer to the function itself (recursion through an activity).
+  bool Recursive = false;
+  /// Functions declared only at block scope and called from an activity.
+  llvm::SetVector<const clang::FunctionDecl *> LocalFunctions;
+  /// Local types used by outlined code.
+  llvm::SetVector<const clang::Decl *> Hoist;
+};
+
+struct Model {
+  std::vector<std::unique_ptr<Construct>> Constructs;
+  std::vector<std::unique_ptr<FunctionModel>> Functions;
+  /// The activity a variable (or local type) is declared in; absent means
+  /// function level (or file scope).
+  llvm::DenseMap<const clang::Decl *, Activity *> DeclAct;
+  llvm::DenseMap<const clang::LabelDecl *, Activity *> LabelAct;
+  std::vector<VarUse> Uses;
+  std::vector<MarkUse> Marks;
+  std::vector<PreturnUse> Preturns;
+  std::vector<JumpUse> Jumps;
+  /// Constructs whose keyword came through a macro argument.
+  std::vector<const clang::Stmt *> InMacro;
+
+  Activity *declActivity(const clang::Decl *D) const {
+    auto It = DeclAct.find(D);
+    return It == DeclAct.end() ? nullptr : It->second;
+  }
+};
+
+/// Calls to the marker functions of the token pass.
+enum class Marker { None, Parblock, Parfor, Lparfor, Bounds, Act, End, Pbreak, Sync };
+Marker markerOf(const clang::Stmt *S);
+
+} // namespace parcc
+
+#endif

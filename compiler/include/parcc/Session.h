@@ -1,0 +1,87 @@
+//===- Session.h - state shared by the passes over one file ------*- C++ -*-===//
+#ifndef PARCC_SESSION_H
+#define PARCC_SESSION_H
+
+#include "parcc/Diagnostics.h"
+#include "parcc/EditList.h"
+#include "parcc/Model.h"
+#include "parcc/TokenPass.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/Diagnostic.h"
+
+#include <string>
+
+namespace parcc {
+
+struct LowerOptions {
+  /// Emit parc_poll() at function entries and loop back-edges.
+  bool Polls = true;
+};
+
+/// One translation unit on its way through analysis, checks and lowering.
+struct Session {
+  Session(clang::ASTContext &Ctx, clang::DiagnosticsEngine &Diags, const TokenPassResult &TP,
+          OriginalSource &Orig, std::string FileName, LowerOptions Opts);
+
+  clang::ASTContext &Ctx;
+  clang::SourceManager &SM;
+  clang::DiagnosticsEngine &Diags;
+  const TokenPassResult &TP;
+  OriginalSource &Orig;
+  /// The file name as given to parcc: for #line, sites and messages.
+  std::string FileName;
+  LowerOptions Opts;
+  Model M;
+  EditList Edits;
+
+  /// B1 offset of a location in the main file (file location).
+  unsigned offset(clang::SourceLocation L) const;
+  /// Offset just past the token at L.
+  unsigned endOffset(clang::SourceLocation L) const;
+  bool inMainFile(clang::SourceLocation L) const;
+  /// Offset just past the last token of the expansion that L is part of.
+  unsigned expansionEnd(clang::SourceLocation L) const;
+  /// The first token at or after B1 offset Off: its offset and kind (raw
+  /// lexing, comments skipped).  Returns false at end of file.
+  bool tokenAt(unsigned Off, unsigned &TokOff, clang::tok::TokenKind &Kind) const;
+  struct RawToken {
+    unsigned Off, Len;
+    clang::tok::TokenKind Kind;
+  };
+  /// The raw tokens that start in B1[B, E).
+  std::vector<RawToken> lexRange(unsigned B, unsigned E) const;
+  /// Line of a B1 offset (lines are the user's: the token pass keeps them).
+  unsigned lineOf(unsigned B1Offset) const;
+  /// Line and column of a B1 offset in the user's text.
+  void userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) const;
+  /// The file name as a C string literal body (escaped).
+  std::string quotedFileName() const;
+  std::string lineDirective(unsigned Line) const;
+
+  /// Diagnostics in Clang's voice through the parse's engine (the printer
+  /// maps them to the user's columns).
+  template <unsigned N>
+  clang::DiagnosticBuilder report(clang::SourceLocation L, clang::DiagnosticsEngine::Level Lv,
+                                  const char (&Fmt)[N]) {
+    return Diags.Report(L, Diags.getCustomDiagID(Lv, Fmt));
+  }
+  template <unsigned N>
+  clang::DiagnosticBuilder error(clang::SourceLocation L, const char (&Fmt)[N]) {
+    return report(L, clang::DiagnosticsEngine::Error, Fmt);
+  }
+  template <unsigned N>
+  clang::DiagnosticBuilder note(clang::SourceLocation L, const char (&Fmt)[N]) {
+    return report(L, clang::DiagnosticsEngine::Note, Fmt);
+  }
+  bool hasErrors() const { return Diags.hasErrorOccurred(); }
+
+  std::string printType(clang::QualType T, llvm::StringRef Name = "") const;
+
+private:
+  std::vector<unsigned> LineStarts;
+};
+
+} // namespace parcc
+
+#endif

@@ -1,0 +1,96 @@
+//===- TokenPass.h - PARC keywords to parseable C (text B1) ------*- C++ -*-===//
+//
+// The first pass of parcc: Clang's raw Lexer walks the main file and replaces
+// each PARC keyword by a fixed piece of C that Clang parses, built around calls
+// to marker functions (parc_mark_*) that the AST passes recognise.  Every line
+// stays on its line; PosMap translates offsets in the result (B1) back to the
+// user's source.  Structural errors (missing or stray epar, a misplaced ':',
+// a malformed parfor header, 'mapped' before anything but lparfor) are
+// reported here, at the user's line and column.
+//
+//   parblock { A } : { B } epar
+//   =>  { parc_mark_parblock(); do { A } while (parc_mark_act());
+//                               do { B } while (parc_mark_act()); parc_mark_end(); }
+//
+//   parfor int i; F; T; S; BODY epar          (lparfor: parc_mark_lparfor(0|1))
+//   =>  { parc_mark_parfor(); int i; parc_mark_bounds(&i, (F), (T), (S));
+//         do { BODY } while (parc_mark_act()); parc_mark_end(); }
+//
+//   pbreak;  => parc_mark_pbreak();     sync;  => parc_mark_sync();
+//   preturn e;  => return e;            (the offset is remembered as a preturn)
+//
+//===----------------------------------------------------------------------===//
+#ifndef PARCC_TOKENPASS_H
+#define PARCC_TOKENPASS_H
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <string>
+#include <vector>
+
+namespace parcc {
+
+/// Offsets in B1 -> offsets in the original source.  Copied text maps one to
+/// one; text the token pass synthesised maps to the keyword it replaces.
+class PosMap {
+public:
+  void addCopy(unsigned B1Start, unsigned OrigStart, unsigned Len);
+  void addSynthetic(unsigned B1Start, unsigned Len, unsigned OrigAnchor);
+  void setSizes(unsigned B1Size, unsigned OrigSize) {
+    this->B1Size = B1Size;
+    this->OrigSize = OrigSize;
+  }
+  unsigned toOrig(unsigned B1Off) const;
+  /// True when B1Off lies in text that the token pass wrote.
+  bool isSynthetic(unsigned B1Off) const;
+
+private:
+  struct Seg {
+    unsigned B1Start, Len, Orig;
+    bool Copy;
+  };
+  const Seg *find(unsigned B1Off) const;
+  std::vector<Seg> Segs;
+  unsigned B1Size = 0, OrigSize = 0;
+};
+
+/// A region of the main file that the preprocessor skipped (#if 0 ...), as
+/// half-open original offsets.
+struct SkippedRange {
+  unsigned Begin, End;
+};
+
+struct TokenPassResult {
+  bool Ok = true;
+  /// The file uses some PARC keyword (B1 differs from the source).
+  bool UsesParc = false;
+  std::string Text;
+  PosMap Map;
+  /// B1 offsets of the `return` that replaces each preturn, ascending.
+  std::vector<unsigned> PreturnOffsets;
+  /// B1 range of the injected marker declarations (empty when none).
+  unsigned PreludeBegin = 0, PreludeEnd = 0;
+};
+
+/// The marker functions, declared in front of the first token of B1.
+extern const char MarkerPrelude[];
+
+/// Runs the token pass over the main file FID of SM.  Errors go to Diags,
+/// whose source manager is SM.
+TokenPassResult runTokenPass(const clang::SourceManager &SM, clang::FileID FID,
+                             const clang::LangOptions &LangOpts,
+                             llvm::ArrayRef<SkippedRange> Skipped,
+                             clang::DiagnosticsEngine &Diags);
+
+/// Cheap scan used to decide whether the preprocessor must first find the
+/// skipped regions: does the text use a PARC keyword, and a conditional
+/// directive?
+void scanForParc(llvm::StringRef Text, const clang::LangOptions &LangOpts,
+                 bool &HasKeyword, bool &HasConditional);
+
+} // namespace parcc
+
+#endif

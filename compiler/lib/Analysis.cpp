@@ -1,0 +1,414 @@
+//===- Analysis.cpp - find the constructs and what they use ---------------===//
+//
+// One RecursiveASTVisitor pass over each function of the main file.  The
+// visitor keeps the stack of activities it is in (a construct's header, the
+// bounds of a parfor, belongs to the parent; its activity bodies do not) and
+// the stack of break/continue targets with a boundary entry per activity, and
+// records facts into the Model.  Rules are judged later, in Checks.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/Analysis.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace parcc {
+
+const char *keywordOf(ConstructKind K) {
+  switch (K) {
+  case ConstructKind::Parblock:
+    return "parblock";
+  case ConstructKind::Parfor:
+    return "parfor";
+  case ConstructKind::Lparfor:
+  case ConstructKind::MappedLparfor:
+    return "lparfor";
+  }
+  return "";
+}
+
+const char *abiKindOf(ConstructKind K) {
+  switch (K) {
+  case ConstructKind::Parblock:
+    return "PARC_KIND_PARBLOCK";
+  case ConstructKind::Parfor:
+    return "PARC_KIND_PARFOR";
+  case ConstructKind::Lparfor:
+    return "PARC_KIND_LPARFOR";
+  case ConstructKind::MappedLparfor:
+    return "PARC_KIND_MAPPED_LPARFOR";
+  }
+  return "";
+}
+
+Marker markerOf(const Stmt *S) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return Marker::None;
+  const auto *CE = dyn_cast<CallExpr>(E->IgnoreImplicit());
+  if (!CE)
+    return Marker::None;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return Marker::None;
+  StringRef N = FD->getName();
+  if (!N.starts_with("parc_mark_"))
+    return Marker::None;
+  return llvm::StringSwitch<Marker>(N.drop_front(10))
+      .Case("parblock", Marker::Parblock)
+      .Case("parfor", Marker::Parfor)
+      .Case("lparfor", Marker::Lparfor)
+      .Case("bounds", Marker::Bounds)
+      .Case("act", Marker::Act)
+      .Case("end", Marker::End)
+      .Case("pbreak", Marker::Pbreak)
+      .Case("sync", Marker::Sync)
+      .Default(Marker::None);
+}
+
+namespace {
+
+class Collector : public RecursiveASTVisitor<Collector> {
+  using Base = RecursiveASTVisitor<Collector>;
+
+public:
+  explicit Collector(Session &S) : S(S), M(S.M) {}
+
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseFunctionDecl(FunctionDecl *FD);
+  bool TraverseCompoundStmt(CompoundStmt *CS);
+  bool TraverseForStmt(ForStmt *St) { return loop(St, [&] { return Base::TraverseForStmt(St); }); }
+  bool TraverseWhileStmt(WhileStmt *St) {
+    return loop(St, [&] { return Base::TraverseWhileStmt(St); });
+  }
+  bool TraverseDoStmt(DoStmt *St) { return loop(St, [&] { return Base::TraverseDoStmt(St); }); }
+  bool TraverseSwitchStmt(SwitchStmt *St) {
+    Targets.push_back({St, Target::Switch});
+    bool R = Base::TraverseSwitchStmt(St);
+    Targets.pop_back();
+    return R;
+  }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (!Acts.empty())
+      M.DeclAct[VD] = Acts.back();
+    return true;
+  }
+  bool VisitTagDecl(TagDecl *TD) {
+    if (!Acts.empty())
+      M.DeclAct[TD] = Acts.back();
+    return true;
+  }
+  bool VisitTypedefNameDecl(TypedefNameDecl *TD) {
+    if (!Acts.empty())
+      M.DeclAct[TD] = Acts.back();
+    return true;
+  }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
+    noteLocalType(TL.getTypedefNameDecl());
+    return true;
+  }
+  bool VisitTagTypeLoc(TagTypeLoc TL) {
+    noteLocalType(TL.getDecl());
+    return true;
+  }
+  bool VisitLabelStmt(LabelStmt *LS) {
+    M.LabelAct[LS->getDecl()] = Acts.empty() ? nullptr : Acts.back();
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE);
+  bool VisitCallExpr(CallExpr *CE);
+  bool VisitReturnStmt(ReturnStmt *RS);
+  bool VisitBreakStmt(BreakStmt *BS);
+  bool VisitContinueStmt(ContinueStmt *CS);
+  bool VisitSwitchCase(SwitchCase *SC);
+  bool VisitGotoStmt(GotoStmt *GS) {
+    M.Jumps.push_back({JumpUse::Goto, GS, cur(), GS->getLabel()});
+    return true;
+  }
+  bool VisitAddrLabelExpr(AddrLabelExpr *E) {
+    M.Jumps.push_back({JumpUse::AddrLabel, E, cur(), E->getLabel()});
+    return true;
+  }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *GS) {
+    if (cur())
+      M.Jumps.push_back({JumpUse::IndirectGoto, GS, cur()});
+    return true;
+  }
+
+  bool Ok = true;
+
+private:
+  struct Target {
+    const Stmt *S;
+    enum { Loop, Switch, Boundary } K;
+  };
+
+  Activity *cur() const { return Acts.empty() ? nullptr : Acts.back(); }
+
+  template <typename F> bool loop(Stmt *St, F Traverse) {
+    Targets.push_back({St, Target::Loop});
+    bool R = Traverse();
+    Targets.pop_back();
+    if (CurFn)
+      CurFn->Loops.push_back(St);
+    return R;
+  }
+
+  void noteLocalType(const Decl *D) {
+    if (!CurFn || Acts.empty() || !D || !D->getParentFunctionOrMethod())
+      return;
+    if (M.declActivity(D) == Acts.back())
+      return;
+    CurFn->Hoist.insert(D);
+  }
+
+  bool handleConstruct(CompoundStmt *CS, Marker K);
+  void shapeError(const Stmt *At, const char *Kw) {
+    S.error(At->getBeginLoc(), "malformed '%0' construct") << Kw;
+    Ok = false;
+  }
+
+  Session &S;
+  Model &M;
+  FunctionModel *CurFn = nullptr;
+  std::vector<Activity *> Acts;
+  std::vector<Target> Targets;
+};
+
+bool Collector::TraverseFunctionDecl(FunctionDecl *FD) {
+  if (!FD->doesThisDeclarationHaveABody())
+    return true;
+  auto FM = std::make_unique<FunctionModel>();
+  FM->FD = FD;
+  FunctionModel *SavedFn = CurFn;
+  std::vector<Activity *> SavedActs;
+  std::vector<Target> SavedTargets;
+  SavedActs.swap(Acts);
+  SavedTargets.swap(Targets);
+  CurFn = FM.get();
+  bool R = Base::TraverseFunctionDecl(FD);
+  CurFn = SavedFn;
+  Acts.swap(SavedActs);
+  Targets.swap(SavedTargets);
+  M.Functions.push_back(std::move(FM));
+  return R;
+}
+
+bool Collector::TraverseCompoundStmt(CompoundStmt *CS) {
+  if (CS->size() > 0 && CurFn) {
+    Marker K = markerOf(CS->body_front());
+    if (K == Marker::Parblock || K == Marker::Parfor || K == Marker::Lparfor)
+      return handleConstruct(CS, K);
+  }
+  return Base::TraverseCompoundStmt(CS);
+}
+
+bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
+  auto C = std::make_unique<Construct>();
+  C->Block = CS;
+  C->Func = CurFn->FD;
+  C->Parent = cur();
+  C->Depth = Acts.size() + 1;
+  if (K == Marker::Parblock) {
+    C->Kind = ConstructKind::Parblock;
+  } else if (K == Marker::Parfor) {
+    C->Kind = ConstructKind::Parfor;
+  } else {
+    C->Kind = ConstructKind::Lparfor;
+    const auto *Call = cast<CallExpr>(cast<Expr>(CS->body_front())->IgnoreImplicit());
+    Expr::EvalResult R;
+    if (Call->getNumArgs() == 1 && Call->getArg(0)->EvaluateAsInt(R, S.Ctx) &&
+        R.Val.getInt() != 0)
+      C->Kind = ConstructKind::MappedLparfor;
+  }
+  const char *Kw = keywordOf(C->Kind);
+
+  if (CS->getLBracLoc().isMacroID() || CS->getRBracLoc().isMacroID()) {
+    M.InMacro.push_back(CS);
+    return true;
+  }
+  S.userPosition(S.offset(CS->getLBracLoc()), C->Line, C->Col);
+
+  std::vector<Stmt *> Body(CS->body_begin(), CS->body_end());
+  std::vector<DoStmt *> Wrappers;
+  if (C->Kind == ConstructKind::Parblock) {
+    if (Body.size() < 3 || markerOf(Body.back()) != Marker::End) {
+      shapeError(CS, Kw);
+      return true;
+    }
+    for (size_t I = 1; I + 1 < Body.size(); ++I) {
+      auto *Do = dyn_cast<DoStmt>(Body[I]);
+      if (!Do || markerOf(Do->getCond()) != Marker::Act || !isa<CompoundStmt>(Do->getBody())) {
+        shapeError(Body[I], Kw);
+        return true;
+      }
+      Wrappers.push_back(Do);
+    }
+  } else {
+    if (Body.size() != 5 || markerOf(Body[2]) != Marker::Bounds ||
+        markerOf(Body[4]) != Marker::End || !isa<DoStmt>(Body[3])) {
+      shapeError(CS, Kw);
+      return true;
+    }
+    auto *DS = dyn_cast<DeclStmt>(Body[1]);
+    VarDecl *Index = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    if (!Index) {
+      S.error(Body[1]->getBeginLoc(), "expected the declaration of the index in '%0' header")
+          << Kw;
+      S.note(CS->getLBracLoc(), "the header of '%0' is 'TYPE VAR; FROM; TO; STEP;'") << Kw;
+      Ok = false;
+      return true;
+    }
+    const auto *Bounds = cast<CallExpr>(cast<Expr>(Body[2])->IgnoreImplicit());
+    if (Bounds->getNumArgs() != 4) {
+      shapeError(Body[2], Kw);
+      return true;
+    }
+    auto *Do = cast<DoStmt>(Body[3]);
+    if (markerOf(Do->getCond()) != Marker::Act || !isa<CompoundStmt>(Do->getBody())) {
+      shapeError(Do, Kw);
+      return true;
+    }
+    C->Index = Index;
+    for (unsigned I = 0; I < 3; ++I)
+      C->Bounds[I] = Bounds->getArg(I + 1)->IgnoreImpCasts();
+    Wrappers.push_back(Do);
+    // The header belongs to the parent: it declares the index and evaluates
+    // the bounds before any activity exists.
+    TraverseDecl(Index);
+    for (unsigned I = 1; I < 4; ++I)
+      TraverseStmt(const_cast<Expr *>(Bounds->getArg(I)));
+  }
+
+  Construct *CP = C.get();
+  M.Constructs.push_back(std::move(C));
+  for (DoStmt *Do : Wrappers) {
+    auto A = std::make_unique<Activity>();
+    A->Owner = CP;
+    A->Index = CP->Acts.size();
+    A->Wrapper = Do;
+    A->Body = cast<CompoundStmt>(Do->getBody());
+    CP->Acts.push_back(std::move(A));
+  }
+  if (CP->Index)
+    M.DeclAct[CP->Index] = CP->Acts[0].get();
+
+  for (auto &A : CP->Acts) {
+    Acts.push_back(A.get());
+    Targets.push_back({A->Wrapper, Target::Boundary});
+    TraverseStmt(const_cast<CompoundStmt *>(A->Body));
+    Targets.pop_back();
+    Acts.pop_back();
+  }
+
+  CurFn->PostOrder.push_back(CP);
+  if (CP->Parent)
+    CP->Parent->Owner->Children.push_back(CP);
+  else
+    CurFn->TopLevel.push_back(CP);
+  return true;
+}
+
+bool Collector::VisitDeclRefExpr(DeclRefExpr *DRE) {
+  Activity *A = cur();
+  if (!A)
+    return true;
+  const ValueDecl *D = DRE->getDecl();
+  if (const auto *VD = dyn_cast<VarDecl>(D)) {
+    if (!VD->isLocalVarDeclOrParm())
+      return true;
+    if (M.declActivity(VD) == A)
+      return true;
+    M.Uses.push_back({DRE, VD, A});
+    return true;
+  }
+  if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    if (FD->getCanonicalDecl() == CurFn->FD->getCanonicalDecl())
+      CurFn->Recursive = true;
+    // Declared only inside a function: the outlined code at file scope
+    // needs a declaration of its own.
+    bool FileScope = false;
+    for (const FunctionDecl *R : FD->redecls())
+      if (!R->getLexicalDeclContext()->isFunctionOrMethod())
+        FileScope = true;
+    if (!FileScope)
+      CurFn->LocalFunctions.insert(FD);
+    return true;
+  }
+  if (const auto *EC = dyn_cast<EnumConstantDecl>(D))
+    noteLocalType(cast<Decl>(EC->getDeclContext()));
+  return true;
+}
+
+bool Collector::VisitCallExpr(CallExpr *CE) {
+  Marker K = markerOf(CE);
+  if (K == Marker::Pbreak || K == Marker::Sync)
+    M.Marks.push_back({CE, K == Marker::Pbreak ? MarkKind::Pbreak : MarkKind::Sync, cur()});
+  return true;
+}
+
+bool Collector::VisitReturnStmt(ReturnStmt *RS) {
+  SourceLocation L = S.SM.getFileLoc(RS->getReturnLoc());
+  bool IsPreturn = false;
+  if (S.inMainFile(L)) {
+    unsigned Off = S.offset(L);
+    IsPreturn = std::binary_search(S.TP.PreturnOffsets.begin(), S.TP.PreturnOffsets.end(), Off);
+  }
+  Activity *A = cur();
+  if (!A)
+    return true; // preturn outside a construct is return
+  if (IsPreturn)
+    M.Preturns.push_back({RS, A, (unsigned)Acts.size()});
+  else
+    M.Jumps.push_back({JumpUse::Return, RS, A});
+  return true;
+}
+
+bool Collector::VisitBreakStmt(BreakStmt *BS) {
+  if (!Targets.empty() && Targets.back().K == Target::Boundary)
+    M.Jumps.push_back({JumpUse::Break, BS, cur(), nullptr, true});
+  return true;
+}
+
+bool Collector::VisitContinueStmt(ContinueStmt *CS) {
+  for (auto It = Targets.rbegin(); It != Targets.rend(); ++It) {
+    if (It->K == Target::Loop)
+      return true;
+    if (It->K == Target::Boundary) {
+      M.Jumps.push_back({JumpUse::Continue, CS, cur(), nullptr, true});
+      return true;
+    }
+  }
+  return true;
+}
+
+bool Collector::VisitSwitchCase(SwitchCase *SC) {
+  for (auto It = Targets.rbegin(); It != Targets.rend(); ++It) {
+    if (It->K == Target::Switch)
+      return true;
+    if (It->K == Target::Boundary) {
+      M.Jumps.push_back({JumpUse::Case, SC, cur(), nullptr, true});
+      return true;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool analyze(Session &S) {
+  Collector V(S);
+  TranslationUnitDecl *TU = S.Ctx.getTranslationUnitDecl();
+  for (Decl *D : TU->decls()) {
+    SourceLocation L = S.SM.getExpansionLoc(D->getBeginLoc());
+    if (L.isInvalid() || !S.SM.isWrittenInMainFile(L))
+      continue;
+    V.TraverseDecl(D);
+  }
+  return V.Ok;
+}
+
+} // namespace parcc

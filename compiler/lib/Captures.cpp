@@ -1,0 +1,440 @@
+//===- Captures.cpp - shared variables, by reference, into activities -----===//
+//
+// A variable declared outside a construct but inside its function is shared
+// by reference: the construct's environment holds its address and every use
+// inside an activity goes through it.
+//
+//   void f(int n) { int a[10];            struct parc_env_f_L3 { int *n; int (*a)[10]; };
+//     parfor int i; 0; n-1; 1;     =>     ... (*parc_env_->a)[i] = (*parc_env_->n);
+//       a[i] = n;
+//     epar }
+//
+// Arrays are never copied (the field points to the whole array).  A
+// variably modified variable (a VLA, or a parameter int m[r][c]) travels as
+// a void * plus the dimensions its parent measures with sizeof, and the body
+// function rebuilds the typed pointer:
+//
+//   int m[r][c];      field: void *m; uint64_t parc_dim_m_0_, parc_dim_m_1_;
+//                     init:  &m, sizeof(m) / sizeof((m)[0]), sizeof((m)[0]) / sizeof(((m)[0])[0])
+//                     body:  int (*parc_p_m_)[parc_env_->parc_dim_m_0_][parc_env_->parc_dim_m_1_]
+//                                = parc_env_->m;           uses: (*parc_p_m_)[i][j]
+//
+// A variable captured by a nested construct is captured by every construct
+// between its declaration and the use, each passing its own pointer down.
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/Analysis.h"
+#include "parcc/Lowering.h"
+
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+
+#include <functional>
+#include <set>
+
+using namespace clang;
+
+namespace parcc {
+
+void computeCaptures(Session &S) {
+  Model &M = S.M;
+  for (const VarUse &U : M.Uses) {
+    Activity *DA = M.declActivity(U.Var);
+    for (Activity *A = U.Act; A && A != DA; A = A->Owner->Parent)
+      A->Owner->Captures.insert(U.Var);
+  }
+  for (const PreturnUse &P : M.Preturns) {
+    const FunctionDecl *FD = P.Act->Owner->Func;
+    bool NonVoid = !FD->getReturnType()->isVoidType();
+    Construct *Top = nullptr;
+    for (Activity *A = P.Act; A; A = A->Owner->Parent) {
+      if (NonVoid)
+        A->Owner->CapturesRV = true;
+      Top = A->Owner;
+    }
+    Top->ContainsPreturn = true;
+    if (NonVoid)
+      for (auto &F : M.Functions)
+        if (F->FD == FD)
+          F->NeedsRV = true;
+  }
+}
+
+//===--- Representation ------------------------------------------------===//
+
+bool Outliner::isVM(const VarDecl *V) const { return V->getType()->isVariablyModifiedType(); }
+
+static std::string nameOf(const VarDecl *V) { return V->getName().str(); }
+
+/// The declared type, minus sugar that cannot be repeated elsewhere
+/// (__auto_type, typeof).
+static QualType printable(const ASTContext &Ctx, QualType T) {
+  const Type *P = T.getTypePtr();
+  if (isa<AutoType>(P) || isa<TypeOfExprType>(P) || isa<TypeOfType>(P))
+    return T.getDesugaredType(Ctx);
+  return T;
+}
+
+/// Walks a variably modified type outside in: arrays and pointers, calling
+/// Dim(k) for the k-th variable dimension.  Returns the declarator of Inner
+/// with that type, e.g. `int (*p)[D0][5]` for Inner `*p`.
+static std::string vmDeclarator(const Session &S, QualType T, std::string Inner,
+                                const std::function<std::string(unsigned)> &Dim, unsigned &K) {
+  auto Suffix = [](std::string In, const std::string &Sfx) {
+    if (!In.empty() && In[0] == '*')
+      In = "(" + In + ")";
+    return In + Sfx;
+  };
+  while (T->isVariablyModifiedType()) {
+    if (const ArrayType *AT = S.Ctx.getAsArrayType(T)) {
+      if (isa<VariableArrayType>(AT))
+        Inner = Suffix(Inner, "[" + Dim(K++) + "]");
+      else if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
+        Inner = Suffix(Inner, "[" + std::to_string(CAT->getSize().getZExtValue()) + "]");
+      else
+        Inner = Suffix(Inner, "[]");
+      T = AT->getElementType();
+      continue;
+    }
+    if (const auto *PT = T->getAs<PointerType>()) {
+      std::string Q = T.getLocalQualifiers().getAsString();
+      Inner = "*" + (Q.empty() ? "" : Q + " ") + Inner;
+      T = PT->getPointeeType();
+      continue;
+    }
+    break;
+  }
+  return S.printType(printable(S.Ctx, T), Inner);
+}
+
+/// The dimension measurements of a VM type, for an lvalue Path of that type.
+static void measureDims(const Session &S, QualType T, std::string Path,
+                        std::vector<std::string> &Out) {
+  while (T->isVariablyModifiedType()) {
+    if (const ArrayType *AT = S.Ctx.getAsArrayType(T)) {
+      if (isa<VariableArrayType>(AT))
+        Out.push_back("sizeof(" + Path + ") / sizeof((" + Path + ")[0])");
+      Path = "(" + Path + ")[0]";
+      T = AT->getElementType();
+      continue;
+    }
+    if (const auto *PT = T->getAs<PointerType>()) {
+      Path = "(*" + Path + ")";
+      T = PT->getPointeeType();
+      continue;
+    }
+    break;
+  }
+}
+
+std::string Outliner::lvalue(const VarDecl *V, const Activity *Ctx) const {
+  if (S.M.declActivity(V) == Ctx)
+    return nameOf(V);
+  if (isVM(V))
+    return "(*parc_p_" + nameOf(V) + "_)";
+  return "(*parc_env_->" + nameOf(V) + ")";
+}
+
+std::string Outliner::rvLValue(const Activity *Ctx) const {
+  return Ctx ? "(*parc_env_->parc_rv_)" : "parc_rv_";
+}
+
+std::string Outliner::envFields(const Construct &C) const {
+  std::string Out;
+  for (const VarDecl *V : C.Captures) {
+    std::string N = nameOf(V);
+    if (isVM(V)) {
+      Out += " void *" + N + ";";
+      std::vector<std::string> Dims;
+      measureDims(S, V->getType(), N, Dims);
+      for (unsigned K = 0; K < Dims.size(); ++K)
+        Out += " uint64_t parc_dim_" + N + "_" + std::to_string(K) + "_;";
+    } else {
+      Out += " " + S.printType(S.Ctx.getPointerType(printable(S.Ctx, V->getType())), N) + ";";
+    }
+  }
+  if (C.CapturesRV)
+    Out += " " +
+           S.printType(S.Ctx.getPointerType(C.Func->getReturnType().getUnqualifiedType()),
+                       "parc_rv_") +
+           ";";
+  return Out;
+}
+
+std::string Outliner::envInits(const Construct &C) const {
+  std::vector<std::string> Inits;
+  const Activity *P = C.Parent;
+  for (const VarDecl *V : C.Captures) {
+    bool Here = S.M.declActivity(V) == P;
+    std::string N = nameOf(V);
+    if (isVM(V)) {
+      Inits.push_back(Here ? "(void *)&" + N : "(void *)parc_p_" + N + "_");
+      std::vector<std::string> Dims;
+      measureDims(S, V->getType(), lvalue(V, P), Dims);
+      for (std::string &D : Dims)
+        Inits.push_back(D);
+    } else {
+      Inits.push_back(Here ? "&" + N : "parc_env_->" + N);
+    }
+  }
+  if (C.CapturesRV)
+    Inits.push_back(P ? "parc_env_->parc_rv_" : "&parc_rv_");
+  std::string Out;
+  for (size_t I = 0; I < Inits.size(); ++I)
+    Out += (I ? ", " : "") + Inits[I];
+  return Out;
+}
+
+std::string Outliner::bodyPrologue(const Construct &C) const {
+  std::string Out;
+  for (const VarDecl *V : C.Captures) {
+    if (!isVM(V))
+      continue;
+    std::string N = nameOf(V);
+    unsigned K = 0;
+    std::string Decl = vmDeclarator(
+        S, V->getType(), "*parc_p_" + N + "_",
+        [&](unsigned I) { return "parc_env_->parc_dim_" + N + "_" + std::to_string(I) + "_"; },
+        K);
+    Out += "  " + Decl + " = parc_env_->" + N + "; (void)parc_p_" + N + "_;\n";
+  }
+  return Out;
+}
+
+//===--- Leaf edits -------------------------------------------------------===//
+
+/// Offset of the raw identifier Word in B1[B, E), or -1.
+static long findWord(const Session &S, unsigned B, unsigned E, StringRef Word) {
+  for (const Session::RawToken &T : S.lexRange(B, E))
+    if (T.Kind == tok::raw_identifier && S.TP.Text.compare(T.Off, T.Len, Word.str()) == 0)
+      return T.Off;
+  return -1;
+}
+
+bool Outliner::rewriteCaptures() {
+  bool Ok = true;
+  const LangOptions &LO = S.Ctx.getLangOpts();
+  for (const VarUse &U : S.M.Uses) {
+    SourceLocation L = U.Ref->getLocation();
+    if (L.isMacroID()) {
+      if (S.SM.isMacroArgExpansion(L)) {
+        L = S.SM.getSpellingLoc(L);
+      } else {
+        StringRef Macro = Lexer::getImmediateMacroName(L, S.SM, LO);
+        S.error(U.Ref->getLocation(),
+                "variable '%0' is used through macro '%1' inside a parallel activity")
+            << U.Var->getName() << Macro;
+        S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; pass it "
+                                     "to the macro as an argument")
+            << U.Var->getName();
+        Ok = false;
+        continue;
+      }
+    }
+    if (!S.SM.isWrittenInMainFile(L)) {
+      S.error(U.Ref->getLocation(),
+              "variable '%0' is used inside a parallel activity through text outside this file")
+          << U.Var->getName();
+      Ok = false;
+      continue;
+    }
+    unsigned B = S.SM.getFileOffset(L);
+    unsigned E = B + Lexer::MeasureTokenLength(L, S.SM, LO);
+    if (S.Edits.isReplaced(B, E))
+      continue; // a macro argument expanded twice
+    if (!S.Edits.replace(B, E, lvalue(U.Var, U.Act))) {
+      S.error(U.Ref->getLocation(), "cannot share variable '%0' with this parallel activity")
+          << U.Var->getName();
+      Ok = false;
+    }
+  }
+
+  // `register` variables cannot have their address taken; sharing needs it.
+  std::set<const VarDecl *> Done;
+  for (const auto &C : S.M.Constructs)
+    for (const VarDecl *V : C->Captures) {
+      if (V->getStorageClass() != SC_Register || !Done.insert(V).second)
+        continue;
+      SourceLocation B = V->getBeginLoc(), E = V->getLocation();
+      if (B.isMacroID() || E.isMacroID())
+        continue;
+      long Off = findWord(S, S.offset(B), S.offset(E), "register");
+      if (Off >= 0)
+        S.Edits.replace(Off, Off + 8, "        ");
+    }
+  return Ok;
+}
+
+//===--- Local types --------------------------------------------------------===//
+
+namespace {
+
+/// Collects the function-local type declarations a type depends on.
+class LocalTypes : public RecursiveASTVisitor<LocalTypes> {
+public:
+  explicit LocalTypes(llvm::SetVector<const Decl *> &Out) : Out(Out) {}
+  bool VisitTypedefType(TypedefType *T) {
+    add(T->getDecl());
+    return true;
+  }
+  bool VisitTagType(TagType *T) {
+    add(T->getDecl());
+    return true;
+  }
+  void add(const Decl *D) {
+    if (!D->getParentFunctionOrMethod() || !Out.insert(D))
+      return;
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
+      TraverseType(TD->getUnderlyingType());
+    if (const auto *RD = dyn_cast<RecordDecl>(D))
+      if (const RecordDecl *Def = RD->getDefinition())
+        for (const FieldDecl *F : Def->fields())
+          TraverseType(F->getType());
+  }
+  llvm::SetVector<const Decl *> &Out;
+};
+
+/// Does a declaration refer to local variables (array bounds, enumerator
+/// values, typeof)?
+class LocalRefs : public RecursiveASTVisitor<LocalRefs> {
+public:
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      if (V->isLocalVarDeclOrParm())
+        Found = true;
+    return true;
+  }
+  bool Found = false;
+};
+
+} // namespace
+
+bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
+  llvm::SetVector<const Decl *> Need;
+  LocalTypes Walk(Need);
+  for (const Decl *D : F.Hoist)
+    Walk.add(D);
+  for (const Construct *C : F.PostOrder)
+    for (const VarDecl *V : C->Captures)
+      Walk.TraverseType(V->getType());
+  // Declarations inside a hoisted one come with it.
+  std::vector<const Decl *> Sorted;
+  for (const Decl *D : Need) {
+    bool Nested = false;
+    for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+      if (isa<RecordDecl>(DC) && Need.count(cast<Decl>(DC)))
+        Nested = true;
+    if (!Nested)
+      Sorted.push_back(D);
+  }
+  std::sort(Sorted.begin(), Sorted.end(), [&](const Decl *A, const Decl *B) {
+    return S.SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  });
+
+  bool Ok = true;
+  std::set<const DeclStmt *> MovedStmts;
+  TranslationUnitDecl *TU = S.Ctx.getTranslationUnitDecl();
+  auto Conflict = [&](const NamedDecl *ND, bool Tag) {
+    if (!ND->getIdentifier())
+      return false;
+    for (const NamedDecl *R : TU->lookup(ND->getDeclName()))
+      if (isa<TagDecl>(R) == Tag && R != ND)
+        return true;
+    return !(Tag ? HoistedTags : HoistedNames).insert(ND->getName().str()).second;
+  };
+  auto Fail = [&](const Decl *D, const char *Why) {
+    const auto *ND = cast<NamedDecl>(D);
+    S.error(D->getLocation(), "cannot move local type '%0' to file scope for a parallel "
+                              "activity: %1")
+        << (ND->getIdentifier() ? ND->getName() : StringRef("<anonymous>")) << Why;
+    S.note(D->getLocation(), "declare the type at file scope");
+    Ok = false;
+  };
+
+  for (const Decl *D : Sorted) {
+    const DeclStmt *DS = nullptr;
+    for (const DynTypedNode &P : S.Ctx.getParents(*D))
+      if ((DS = P.get<DeclStmt>()))
+        break;
+    if (!DS) {
+      Fail(D, "it is not declared by a statement of its own");
+      continue;
+    }
+    if (MovedStmts.count(DS))
+      continue;
+    if (DS->getBeginLoc().isMacroID() || DS->getEndLoc().isMacroID()) {
+      Fail(D, "it is declared by a macro");
+      continue;
+    }
+    LocalRefs Refs;
+    Refs.TraverseDecl(const_cast<Decl *>(D));
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
+      if (TD->getUnderlyingType()->isVariablyModifiedType())
+        Refs.Found = true;
+    if (Refs.Found) {
+      Fail(D, "its definition depends on local variables");
+      continue;
+    }
+    bool OnlyTypes = true;
+    for (const Decl *X : DS->decls())
+      if (!isa<TagDecl>(X) && !isa<TypedefNameDecl>(X))
+        OnlyTypes = false;
+    bool Clash = false;
+    auto CheckNames = [&](const Decl *X) {
+      if (const auto *TD = dyn_cast<TagDecl>(X)) {
+        Clash |= Conflict(TD, true);
+        if (const auto *ED = dyn_cast<EnumDecl>(TD))
+          for (const EnumConstantDecl *EC : ED->enumerators())
+            Clash |= Conflict(EC, false);
+      } else if (const auto *ND = dyn_cast<NamedDecl>(X)) {
+        Clash |= Conflict(ND, false);
+      }
+    };
+    unsigned B = S.offset(DS->getBeginLoc()), E = S.offset(DS->getEndLoc()) + 1;
+    unsigned Line = S.lineOf(B);
+    if (OnlyTypes) {
+      for (const Decl *X : DS->decls())
+        CheckNames(X);
+      if (Clash) {
+        Fail(D, "a declaration with the same name exists at file scope");
+        continue;
+      }
+      std::string Text = S.Edits.render(B, E);
+      unsigned NL = std::count(Text.begin(), Text.end(), '\n');
+      Out += S.lineDirective(Line) + Text + "\n";
+      S.Edits.collapse(B, E, ";" + std::string(NL, '\n'));
+      MovedStmts.insert(DS);
+      continue;
+    }
+    // A tag defined in a declaration of variables: move the definition,
+    // leave `struct NAME` behind.
+    const auto *TD = dyn_cast<TagDecl>(D);
+    if (!TD || !TD->isThisDeclarationADefinition() || TD->getBraceRange().isInvalid()) {
+      Fail(D, "it is declared together with variables");
+      continue;
+    }
+    CheckNames(TD);
+    if (Clash) {
+      Fail(D, "a declaration with the same name exists at file scope");
+      continue;
+    }
+    std::string Name = TD->getIdentifier()
+                           ? TD->getName().str()
+                           : "parc_anon_L" + std::to_string(Line) + "_" + std::to_string(B) + "_";
+    std::string Kw = TD->getKindName().str();
+    unsigned TB = S.offset(TD->getBeginLoc());
+    unsigned LB = S.offset(TD->getBraceRange().getBegin());
+    unsigned RB = S.offset(TD->getBraceRange().getEnd()) + 1;
+    std::string Body = S.Edits.render(LB, RB);
+    unsigned NL = std::count(Body.begin(), Body.end(), '\n');
+    Out += S.lineDirective(S.lineOf(LB)) + Kw + " " + Name + " " + Body + ";\n";
+    S.Edits.collapse(TB, RB, Kw + " " + Name + std::string(NL, '\n'));
+  }
+
+  for (const FunctionDecl *FD : F.LocalFunctions)
+    Out += S.printType(FD->getType(), FD->getName()) + ";\n";
+  return Ok;
+}
+
+} // namespace parcc

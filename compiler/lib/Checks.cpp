@@ -1,0 +1,172 @@
+//===- Checks.cpp - the compile-time rules of PARC -------------------------===//
+//
+// Each rule reads facts that Analysis recorded and reports at the user's
+// line and column (the printer maps B1 locations back), with the fix as a
+// note.  Messages follow Clang: lowercase, no trailing period, code quoted.
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/Checks.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace parcc {
+
+namespace {
+
+/// Is A inside B (B an ancestor of A, or A itself)?
+bool within(const Activity *A, const Activity *B) {
+  for (; A; A = A->Owner->Parent)
+    if (A == B)
+      return true;
+  return B == nullptr;
+}
+
+/// Finds references to a variable inside an expression.
+class RefFinder : public RecursiveASTVisitor<RefFinder> {
+public:
+  explicit RefFinder(const VarDecl *V) : V(V) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() == V && !Found)
+      Found = E;
+    return true;
+  }
+  const VarDecl *V;
+  const DeclRefExpr *Found = nullptr;
+};
+
+void checkMarks(Session &S) {
+  for (const MarkUse &U : S.M.Marks) {
+    SourceLocation L = U.Call->getBeginLoc();
+    bool Pbreak = U.Kind == MarkKind::Pbreak;
+    const char *Word = Pbreak ? "pbreak" : "sync";
+    if (L.isMacroID()) {
+      S.error(L, "'%0' cannot be used inside a macro argument") << Word;
+      continue;
+    }
+    if (!U.Act) {
+      S.error(L, "'%0' outside a parallel construct") << Word;
+      if (Pbreak)
+        S.note(L, "'pbreak' ends the innermost 'parblock', 'parfor' or 'lparfor' around it "
+                  "and must be written inside that construct, not in a function it calls");
+      else
+        S.note(L, "'sync' is a barrier among the activities of the innermost "
+                  "'parblock' or 'parfor' around it");
+      continue;
+    }
+    if (!Pbreak && isLoop(U.Act->Owner->Kind) && U.Act->Owner->Kind != ConstructKind::Parfor) {
+      S.error(L, "'sync' is not allowed in an 'lparfor' body");
+      S.note(U.Act->Owner->Block->getLBracLoc(),
+             "use 'parfor' if the iterations must synchronize");
+    }
+  }
+}
+
+void checkJumps(Session &S) {
+  for (const JumpUse &J : S.M.Jumps) {
+    SourceLocation L = J.S->getBeginLoc();
+    switch (J.K) {
+    case JumpUse::Return:
+      S.error(L, "'return' inside a parallel activity");
+      S.note(L, "use 'preturn' to return from inside a parallel construct");
+      break;
+    case JumpUse::Break:
+    case JumpUse::Continue:
+      S.error(L, "'%0' cannot leave a parallel activity")
+          << (J.K == JumpUse::Break ? "break" : "continue");
+      S.note(L, "use 'pbreak' to leave a parallel construct");
+      break;
+    case JumpUse::Case:
+      S.error(L, "'%0' label inside a parallel activity belongs to a 'switch' outside it")
+          << (isa<CaseStmt>(J.S) ? "case" : "default");
+      S.note(J.Act->Owner->Block->getLBracLoc(), "the activity starts here");
+      break;
+    case JumpUse::IndirectGoto:
+      S.error(L, "indirect 'goto' is not supported inside a parallel activity");
+      break;
+    case JumpUse::Goto:
+    case JumpUse::AddrLabel: {
+      auto It = S.M.LabelAct.find(J.Label);
+      if (It == S.M.LabelAct.end() || !J.Label->getStmt())
+        break; // undefined label: Clang has reported it
+      Activity *LA = It->second;
+      if (LA == J.Act)
+        break;
+      if (J.K == JumpUse::AddrLabel) {
+        S.error(L, "address of label '%0' cannot cross the boundary of a parallel activity")
+            << J.Label->getName();
+        S.note(J.Label->getStmt()->getIdentLoc(), "label '%0' is defined here")
+            << J.Label->getName();
+        break;
+      }
+      if (LA && within(LA, J.Act)) {
+        S.error(L, "cannot jump into a parallel activity");
+        S.note(J.Label->getStmt()->getIdentLoc(), "label '%0' is inside the activity")
+            << J.Label->getName();
+      } else {
+        S.error(L, "cannot jump out of a parallel activity");
+        S.note(J.Label->getStmt()->getIdentLoc(), "label '%0' is outside the activity")
+            << J.Label->getName();
+        S.note(L, "use 'pbreak' or 'preturn' to leave a parallel construct");
+      }
+      break;
+    }
+    }
+  }
+}
+
+void checkConstructs(Session &S) {
+  for (const Stmt *St : S.M.InMacro)
+    S.error(St->getBeginLoc(), "a parallel construct cannot be written inside a macro argument");
+
+  for (const auto &CP : S.M.Constructs) {
+    const Construct &C = *CP;
+    if (!C.Index)
+      continue;
+    const char *Kw = keywordOf(C.Kind);
+    QualType T = C.Index->getType();
+    if (!T->isIntegerType()) {
+      S.error(C.Index->getLocation(), "index '%0' of '%1' has non-integer type %2")
+          << C.Index->getName() << Kw << T;
+      S.note(C.Index->getLocation(), "the index of a parallel loop must have an integer type");
+    }
+    static const char *const Part[] = {"FROM", "TO", "STEP"};
+    for (unsigned I = 0; I < 3; ++I) {
+      const Expr *B = C.Bounds[I];
+      if (!B)
+        continue;
+      QualType BT = B->getType();
+      const auto *PE = dyn_cast<ParenExpr>(B);
+      SourceLocation BL = PE ? PE->getSubExpr()->getBeginLoc() : B->getBeginLoc();
+      if (!BT->isArithmeticType() || BT->isAnyComplexType()) {
+        S.error(BL, "%0 of '%1' has non-arithmetic type %2") << Part[I] << Kw << BT;
+        continue;
+      }
+      RefFinder F(C.Index);
+      F.TraverseStmt(const_cast<Expr *>(B));
+      if (F.Found) {
+        S.error(F.Found->getLocation(), "%0 of '%1' refers to the index '%2'")
+            << Part[I] << Kw << C.Index->getName();
+        S.note(F.Found->getLocation(),
+               "FROM, TO and STEP are evaluated by the parent, before any index exists");
+      }
+    }
+  }
+
+  for (const PreturnUse &P : S.M.Preturns)
+    if (P.Ret->getReturnLoc().isMacroID())
+      S.error(P.Ret->getReturnLoc(), "'preturn' cannot be used inside a macro argument");
+}
+
+} // namespace
+
+bool runChecks(Session &S) {
+  unsigned Before = S.Diags.getNumErrors();
+  checkConstructs(S);
+  checkMarks(S);
+  checkJumps(S);
+  return S.Diags.getNumErrors() == Before && !S.hasErrors();
+}
+
+} // namespace parcc

@@ -1,0 +1,150 @@
+//===- Diagnostics.cpp - diagnostics at the user's line and column --------===//
+#include "parcc/Diagnostics.h"
+
+#include "clang/Basic/DiagnosticIDs.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace clang;
+
+namespace parcc {
+
+OriginalSource::OriginalSource(StringRef Path, StringRef Text, DiagnosticOptions *DiagOpts,
+                               DiagnosticConsumer *Client) {
+  FM = std::make_unique<FileManager>(FileSystemOptions());
+  Diags = std::make_unique<DiagnosticsEngine>(
+      llvm::IntrusiveRefCntPtr<DiagnosticIDs>(new DiagnosticIDs()), DiagOpts, Client,
+      /*ShouldOwnClient=*/false);
+  SM = std::make_unique<SourceManager>(*Diags, *FM);
+  Diags->setSourceManager(SM.get());
+  FID = SM->createFileID(llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+  SM->setMainFileID(FID);
+}
+
+SourceLocation OriginalSource::loc(unsigned Offset) const {
+  return SM->getLocForStartOfFile(FID).getLocWithOffset(Offset);
+}
+
+void DiagPrinter::BeginSourceFile(const LangOptions &L, const Preprocessor *) {
+  LO = L;
+  OrigTD.reset();
+  OtherTD.reset();
+}
+
+void DiagPrinter::EndSourceFile() { OS.flush(); }
+
+TextDiagnostic &DiagPrinter::origTD() {
+  if (!OrigTD)
+    OrigTD = std::make_unique<TextDiagnostic>(OS, LO, Opts.get());
+  return *OrigTD;
+}
+
+TextDiagnostic &DiagPrinter::otherTD() {
+  if (!OtherTD)
+    OtherTD = std::make_unique<TextDiagnostic>(OS, LO, Opts.get());
+  return *OtherTD;
+}
+
+SourceLocation DiagPrinter::mapLoc(const SourceManager &SM, SourceLocation L,
+                                   bool &InMain) const {
+  InMain = false;
+  if (L.isInvalid())
+    return L;
+  SourceLocation F = SM.getFileLoc(L);
+  if (!Orig || !Map || SM.getFileID(F) != SM.getMainFileID())
+    return F;
+  InMain = true;
+  return Orig->loc(Map->toOrig(SM.getFileOffset(F)));
+}
+
+/// The " [-Wflag]" suffix, as TextDiagnosticPrinter writes it.
+static void appendOptionName(SmallVectorImpl<char> &Out, DiagnosticsEngine::Level Level,
+                             const Diagnostic &Info) {
+  llvm::raw_svector_ostream OS(Out);
+  bool Started = false;
+  if (Level == DiagnosticsEngine::Error &&
+      DiagnosticIDs::isBuiltinWarningOrExtension(Info.getID()) &&
+      !DiagnosticIDs::isDefaultMappingAsError(Info.getID())) {
+    OS << " [-Werror";
+    Started = true;
+  }
+  StringRef Opt = DiagnosticIDs::getWarningOptionForDiag(Info.getID());
+  if (!Opt.empty()) {
+    OS << (Started ? "," : " [") << "-W" << Opt;
+    StringRef Value = Info.getDiags()->getFlagValue();
+    if (!Value.empty())
+      OS << "=" << Value;
+    Started = true;
+  }
+  if (Started)
+    OS << "]";
+}
+
+void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
+  DiagnosticConsumer::HandleDiagnostic(Level, Info);
+
+  SmallString<256> Msg;
+  Info.FormatDiagnostic(Msg);
+  if (Opts->ShowOptionNames)
+    appendOptionName(Msg, Level, Info);
+
+  if (!Info.hasSourceManager() || Info.getLocation().isInvalid()) {
+    TextDiagnostic::printDiagnosticLevel(OS, Level, Opts->ShowColors);
+    TextDiagnostic::printDiagnosticMessage(OS, Level == DiagnosticsEngine::Note, Msg,
+                                           0, 0, Opts->ShowColors);
+    OS << "\n";
+    OS.flush();
+    return;
+  }
+
+  const SourceManager &SM = Info.getSourceManager();
+  if (Orig && &SM == &Orig->sm()) {
+    // The token pass reports against the original text directly.
+    origTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), Level, Msg,
+                            Info.getRanges(), Info.getFixItHints());
+    OS.flush();
+    return;
+  }
+
+  bool InMain;
+  SourceLocation Loc = mapLoc(SM, Info.getLocation(), InMain);
+  if (!InMain) {
+    otherTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), Level, Msg,
+                             Info.getRanges(), Info.getFixItHints(), &Info);
+    OS.flush();
+    return;
+  }
+
+  // Ranges and fix-its are kept only where both ends map into the user's
+  // text; a fix-it that touches text parcc wrote would be wrong advice.
+  SmallVector<CharSourceRange, 4> Ranges;
+  for (const CharSourceRange &R : Info.getRanges()) {
+    bool InB, InE;
+    SourceLocation B = mapLoc(SM, R.getBegin(), InB);
+    SourceLocation E = mapLoc(SM, R.getEnd(), InE);
+    if (InB && InE && !(E < B))
+      Ranges.push_back(R.isTokenRange() ? CharSourceRange::getTokenRange(B, E)
+                                        : CharSourceRange::getCharRange(B, E));
+  }
+  SmallVector<FixItHint, 2> FixIts;
+  bool FixItsOk = true;
+  for (const FixItHint &H : Info.getFixItHints()) {
+    bool InB, InE;
+    SourceLocation B = mapLoc(SM, H.RemoveRange.getBegin(), InB);
+    SourceLocation E = mapLoc(SM, H.RemoveRange.getEnd(), InE);
+    unsigned BOff = SM.getFileOffset(SM.getFileLoc(H.RemoveRange.getBegin()));
+    if (!InB || !InE || (Map && Map->isSynthetic(BOff))) {
+      FixItsOk = false;
+      break;
+    }
+    FixItHint N = H;
+    N.RemoveRange = H.RemoveRange.isTokenRange() ? CharSourceRange::getTokenRange(B, E)
+                                                 : CharSourceRange::getCharRange(B, E);
+    FixIts.push_back(N);
+  }
+  if (!FixItsOk)
+    FixIts.clear();
+  origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
+  OS.flush();
+}
+
+} // namespace parcc

@@ -1,0 +1,625 @@
+//===- Driver.cpp - parcc used like cc ------------------------------------===//
+//
+// Options are sorted into three places: the PARC front end (Clang: -I -D -U
+// -std= -W ...), the back-end compile of the emitted C (-O -g -f -m and every
+// option parcc does not know), and the link (-l -L -Wl, objects), keeping
+// their command-line order where it matters (libraries after the objects
+// that need them).  The back end compiles with -w: parcc has already
+// reported the user's warnings once, at the user's columns.
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/Driver.h"
+
+#include "parcc/Config.h"
+#include "parcc/Frontend.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace parcc {
+
+namespace {
+
+int fail(const Twine &Msg) {
+  errs() << "parcc: error: " << Msg << "\n";
+  return 1;
+}
+
+enum class Mode { Link, Compile, Assemble, EmitC, SyntaxOnly, Preprocess };
+
+struct Input {
+  std::string Path;
+  bool Parc; // goes through the PARC front end
+  bool Object; // object, archive or shared library: for the linker only
+};
+
+/// One item of the link line, in command-line order.
+struct LinkItem {
+  int Input = -1; // index into Inputs, or -1 for Arg
+  std::string Arg;
+};
+
+struct Options {
+  Mode M = Mode::Link;
+  std::string Output;
+  std::vector<Input> Inputs;
+  std::vector<LinkItem> Link;
+  std::vector<std::string> Front;        // the PARC front end (Clang)
+  std::vector<std::string> BackCompile;  // back-end compile of emitted C
+  std::vector<std::string> BackAndLink;  // both back-end compile and link
+  std::string CC;
+  bool SaveTemps = false, SaveTempsObj = false;
+  bool Verbose = false;
+  bool Polls = true;
+  bool MD = false, MMD = false, MP = false;
+  std::string MF;
+  std::vector<std::string> MT;
+};
+
+const char *const Usage =
+    "OVERVIEW: parcc - compiler for PARC, C with parallel constructs\n"
+    "\n"
+    "USAGE: parcc [options] file...\n"
+    "\n"
+    "Inputs: .pc and .c files go through the PARC front end; objects (.o),\n"
+    "archives (.a) and shared libraries (.so) go to the linker.\n"
+    "\n"
+    "OPTIONS:\n"
+    "  -o <file>          Write the output to <file>\n"
+    "  -c                 Compile to object files, do not link\n"
+    "  -S                 Compile to assembly\n"
+    "  -E                 Preprocess only (PARC constructs are kept as written)\n"
+    "  -emit-c            Write the lowered C (to -o <file> or stdout)\n"
+    "  -fsyntax-only      Check the program, produce nothing\n"
+    "  -I<dir> -D<m>[=v] -U<m> -include <f> -isystem <dir> -iquote <dir>\n"
+    "                     Preprocessor options, as for cc\n"
+    "  -std=<std>         C language standard (default gnu17)\n"
+    "  -W<warning> -w     Warnings, reported by parcc at the user's lines\n"
+    "  -O<level> -g       Optimisation and debug information (back end)\n"
+    "  -l<lib> -L<dir>    Libraries for the link\n"
+    "  -MD -MMD -MF <f> -MT <t> -MP\n"
+    "                     Write a dependency file while compiling\n"
+    "  -save-temps        Keep the lowered C as <name>.parc.c\n"
+    "  --cc=<compiler>    Back-end C compiler (default: $PARCC_CC, else cc)\n"
+    "  -fno-parc-polls    Emit no poll points (to measure their cost; pbreak\n"
+    "                     and preturn then stop activities only at construct\n"
+    "                     boundaries and blocking operations)\n"
+    "  -v                 Show the commands parcc runs\n"
+    "  --help             Show this help\n"
+    "  --version          Show the version\n"
+    "\n"
+    "Other options are passed to the back-end C compiler.\n";
+
+bool isParcSource(StringRef P) {
+  return P.ends_with(".pc") || P.ends_with(".c");
+}
+
+bool isObject(StringRef P) {
+  StringRef Name = sys::path::filename(P);
+  return Name.ends_with(".o") || Name.ends_with(".a") || Name.ends_with(".so") ||
+         Name.contains(".so.") || Name.ends_with(".obj");
+}
+
+/// Options of Clang's that change how the source parses.
+bool frontEndF(StringRef A) {
+  return A == "-funsigned-char" || A == "-fsigned-char" || A == "-fno-signed-char" ||
+         A == "-fno-unsigned-char" || A == "-fshort-enums" || A == "-fno-short-enums" ||
+         A == "-fshort-wchar" || A == "-fgnu89-inline" || A == "-fno-gnu89-inline" ||
+         A.starts_with("-fno-builtin") || A == "-fbuiltin" || A == "-fms-extensions" ||
+         A == "-fdollars-in-identifiers" || A == "-fno-dollars-in-identifiers" ||
+         A == "-ffreestanding" || A == "-fhosted" || A == "-fgnu-keywords" ||
+         A == "-fno-gnu-keywords" || A == "-fasm" || A == "-fno-asm";
+}
+/// Diagnostic presentation: the front end's business only.
+bool diagF(StringRef A) {
+  return A == "-fcolor-diagnostics" || A == "-fno-color-diagnostics" ||
+         A.starts_with("-fdiagnostics-color") || A.starts_with("-fmessage-length=") ||
+         A.starts_with("-ferror-limit=") || A == "-fno-diagnostics-show-option" ||
+         A == "-fdiagnostics-show-option" || A == "-fno-caret-diagnostics" ||
+         A == "-fno-show-column";
+}
+
+/// Parses Argv into O.  Returns an exit status on error or for --help and
+/// --version, nothing to go on.
+std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
+  enum class Lang { None, Parc, C };
+  Lang XLang = Lang::None;
+  for (size_t I = 1; I < Argv.size(); ++I) {
+    StringRef A = Argv[I];
+    auto Value = [&](StringRef Flag, std::string &Out) -> bool {
+      // -Xvalue or -X value
+      if (A.size() > Flag.size()) {
+        Out = A.drop_front(Flag.size()).str();
+        return true;
+      }
+      if (I + 1 >= Argv.size())
+        return false;
+      Out = Argv[++I];
+      return true;
+    };
+    auto Missing = [&](StringRef Flag) {
+      return fail("argument to '" + Flag + "' is missing (expected 1 value)");
+    };
+
+    if (A == "--help" || A == "-help") {
+      outs() << Usage;
+      return 0;
+    }
+    if (A == "--version") {
+      outs() << "parcc " << PARCC_VERSION << " (LLVM/Clang " << PARCC_LLVM_VERSION << ")\n";
+      return 0;
+    }
+    if (A.empty() || A[0] != '-' || A == "-") {
+      if (A == "-")
+        return fail("reading a program from standard input is not supported");
+      Input In{A.str(), false, false};
+      if (XLang == Lang::Parc || XLang == Lang::C)
+        In.Parc = true;
+      else if (isParcSource(A))
+        In.Parc = true;
+      else
+        In.Object = isObject(A);
+      O.Inputs.push_back(In);
+      O.Link.push_back({(int)O.Inputs.size() - 1, ""});
+      continue;
+    }
+    std::string V;
+    if (A == "-c")
+      O.M = Mode::Compile;
+    else if (A == "-S")
+      O.M = Mode::Assemble;
+    else if (A == "-E")
+      O.M = Mode::Preprocess;
+    else if (A == "-emit-c" || A == "--emit-c")
+      O.M = Mode::EmitC;
+    else if (A == "-fsyntax-only")
+      O.M = Mode::SyntaxOnly;
+    else if (A.starts_with("-o")) {
+      if (!Value("-o", V))
+        return Missing("-o");
+      O.Output = V;
+    } else if (A.starts_with("--cc=")) {
+      O.CC = A.drop_front(5).str();
+      if (O.CC.empty())
+        return fail("'--cc=' needs a compiler");
+    } else if (A == "-fno-parc-polls")
+      O.Polls = false;
+    else if (A == "-fparc-polls")
+      O.Polls = true;
+    else if (A == "-save-temps" || A == "--save-temps" || A == "-save-temps=cwd")
+      O.SaveTemps = true;
+    else if (A == "-save-temps=obj")
+      O.SaveTemps = O.SaveTempsObj = true;
+    else if (A == "-v")
+      O.Verbose = true;
+    else if (A == "-x") {
+      if (I + 1 >= Argv.size())
+        return Missing("-x");
+      StringRef L = Argv[++I];
+      if (L == "c")
+        XLang = Lang::C;
+      else if (L == "pc" || L == "parc")
+        XLang = Lang::Parc;
+      else if (L == "none")
+        XLang = Lang::None;
+      else
+        return fail("language '" + L + "' is not supported; parcc compiles C and PARC (-x c, -x pc)");
+    } else if (A == "-MD")
+      O.MD = true;
+    else if (A == "-MMD")
+      O.MMD = true;
+    else if (A == "-MP")
+      O.MP = true;
+    else if (A == "-MF") {
+      if (!Value("-MF", V))
+        return Missing("-MF");
+      O.MF = V;
+    } else if (A.starts_with("-MT") || A.starts_with("-MQ")) {
+      if (!Value(A.take_front(3), V))
+        return Missing(A.take_front(3));
+      O.MT.push_back(V);
+    } else if (A == "-M" || A == "-MM" || A == "-MG") {
+      return fail("'" + A + "' is not supported; use -MD or -MMD while compiling");
+    } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
+      std::string Flag = A.take_front(2).str();
+      if (!Value(Flag, V))
+        return Missing(Flag);
+      O.Front.push_back(Flag + V);
+      O.BackCompile.push_back(Flag + V);
+    } else if (A == "-include" || A == "-isystem" || A == "-iquote" || A == "-idirafter" ||
+               A == "-imacros") {
+      if (I + 1 >= Argv.size())
+        return Missing(A);
+      for (auto *L : {&O.Front, &O.BackCompile}) {
+        L->push_back(A.str());
+        L->push_back(Argv[I + 1]);
+      }
+      ++I;
+    } else if (A.starts_with("-std=") || A == "-ansi") {
+      O.Front.push_back(A.str());
+      O.BackCompile.push_back(A.str());
+    } else if (A == "-pedantic" || A == "-pedantic-errors" || A == "-Wpedantic") {
+      O.Front.push_back(A.str());
+    } else if (A.starts_with("-Wl,")) {
+      O.Link.push_back({-1, A.str()});
+    } else if (A.starts_with("-Wa,")) {
+      O.BackCompile.push_back(A.str());
+    } else if (A.starts_with("-Wp,")) {
+      O.Front.push_back(A.str());
+      O.BackCompile.push_back(A.str());
+    } else if (A.starts_with("-W") || A == "-w") {
+      O.Front.push_back(A.str());
+    } else if (A.starts_with("-l") || A.starts_with("-L")) {
+      std::string Flag = A.take_front(2).str();
+      if (!Value(Flag, V))
+        return Missing(Flag);
+      O.Link.push_back({-1, Flag + V});
+    } else if (A == "-Xlinker") {
+      if (I + 1 >= Argv.size())
+        return Missing(A);
+      O.Link.push_back({-1, "-Xlinker"});
+      O.Link.push_back({-1, Argv[++I]});
+    } else if (A == "-shared" || A == "-static" || A == "-rdynamic" || A == "-nostdlib" ||
+               A == "-nodefaultlibs" || A == "-nostartfiles" || A == "-pie" || A == "-no-pie" ||
+               A == "-s") {
+      O.Link.push_back({-1, A.str()});
+    } else if (A.starts_with("-O") || A == "-pthread") {
+      O.Front.push_back(A.str());
+      O.BackAndLink.push_back(A.str());
+    } else if (A.starts_with("-g")) {
+      O.BackAndLink.push_back(A.str());
+    } else if (A.starts_with("-f")) {
+      if (frontEndF(A)) {
+        O.Front.push_back(A.str());
+        O.BackCompile.push_back(A.str());
+      } else if (diagF(A)) {
+        O.Front.push_back(A.str());
+      } else {
+        O.BackAndLink.push_back(A.str());
+      }
+    } else {
+      // Unknown to parcc: the back end decides (and fails if it must).
+      O.BackAndLink.push_back(A.str());
+    }
+  }
+  return std::nullopt;
+}
+
+struct Paths {
+  std::string RuntimeInclude, RuntimeLib;
+};
+
+Paths findRuntime(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&findRuntime);
+  SmallString<256> Dir(sys::path::parent_path(Exe));
+  SmallString<256> Inc(Dir), Lib(Dir);
+  sys::path::append(Inc, PARCC_INSTALL_REL_INCLUDE_DIR);
+  sys::path::append(Lib, PARCC_INSTALL_REL_LIB_DIR);
+  SmallString<256> Abi(Inc);
+  sys::path::append(Abi, "parc_abi.h");
+  if (!Dir.empty() && sys::fs::exists(Abi)) {
+    sys::path::remove_dots(Inc, true);
+    sys::path::remove_dots(Lib, true);
+    return {std::string(Inc), std::string(Lib)};
+  }
+  return {PARCC_BUILD_RUNTIME_INCLUDE_DIR, PARCC_BUILD_RUNTIME_LIB_DIR};
+}
+
+class Runner {
+public:
+  Runner(const Options &O) : O(O) {}
+
+  /// Resolves the back-end compiler.  False (reported) if it is not found.
+  bool init() {
+    std::string CC = O.CC;
+    if (CC.empty())
+      if (std::optional<std::string> E = sys::Process::GetEnv("PARCC_CC"))
+        CC = *E;
+    if (CC.empty())
+      CC = "cc";
+    SmallVector<StringRef, 4> Words;
+    StringRef(CC).split(Words, ' ', -1, false);
+    if (Words.empty()) {
+      fail("no back-end C compiler given");
+      return false;
+    }
+    for (size_t I = 1; I < Words.size(); ++I)
+      CCArgs.push_back(Words[I].str());
+    if (Words[0].contains('/')) {
+      Program = Words[0].str();
+      if (!sys::fs::can_execute(Program)) {
+        fail("cannot execute the back-end C compiler '" + Program + "'");
+        return false;
+      }
+    } else {
+      ErrorOr<std::string> P = sys::findProgramByName(Words[0]);
+      if (!P) {
+        fail("cannot find the back-end C compiler '" + Words[0] + "'");
+        return false;
+      }
+      Program = *P;
+    }
+    return true;
+  }
+
+  bool run(std::vector<std::string> Args) {
+    Args.insert(Args.begin(), CCArgs.begin(), CCArgs.end());
+    Args.insert(Args.begin(), Program);
+    if (O.Verbose) {
+      for (size_t I = 0; I < Args.size(); ++I)
+        errs() << (I ? " " : "") << Args[I];
+      errs() << "\n";
+    }
+    std::vector<StringRef> Refs(Args.begin(), Args.end());
+    std::string Err;
+    int RC = sys::ExecuteAndWait(Program, Refs, std::nullopt, {}, 0, 0, &Err);
+    if (RC < 0) {
+      fail("cannot run '" + Program + "': " + Err);
+      return false;
+    }
+    return RC == 0;
+  }
+
+private:
+  const Options &O;
+  std::string Program;
+  std::vector<std::string> CCArgs;
+};
+
+/// Back-end flags for compiling emitted C.  Warnings were reported by the
+/// front end; the back end must not stop at Clang's DefaultError ones either.
+const char *const BackQuiet[] = {"-w",
+                                 "-Wno-implicit-int",
+                                 "-Wno-implicit-function-declaration",
+                                 "-Wno-int-conversion",
+                                 "-Wno-incompatible-pointer-types",
+                                 "-Wno-incompatible-function-pointer-types",
+                                 "-Wno-return-type",
+                                 "-Wno-return-mismatch"};
+
+std::string stemOf(StringRef Path) { return sys::path::stem(Path).str(); }
+
+std::string replaceExt(StringRef Path, StringRef Ext) {
+  SmallString<256> P(Path);
+  sys::path::replace_extension(P, Ext);
+  return std::string(P);
+}
+
+bool writeFile(const std::string &Path, StringRef Text) {
+  if (Path == "-") {
+    outs() << Text;
+    outs().flush();
+    return true;
+  }
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC) {
+    fail("cannot write '" + Path + "': " + EC.message());
+    return false;
+  }
+  OS << Text;
+  return true;
+}
+
+class Job {
+public:
+  Job(Options &O, const Paths &P) : O(O), P(P), R(O) {}
+  int run(const char *Argv0);
+
+private:
+  FrontendOptions frontFor(const Input &In, const std::string &Obj);
+  bool lower(const Input &In, const std::string &Obj, std::string &CFile, bool &Temp);
+  bool compileEmitted(const Input &In, const std::string &CFile, const std::string &Out,
+                      bool Asm);
+  bool compileOther(const Input &In, const std::string &Out, bool Asm);
+  std::string tempFile(StringRef Stem, StringRef Ext);
+
+  Options &O;
+  const Paths &P;
+  Runner R;
+  std::vector<std::string> Temps;
+};
+
+std::string Job::tempFile(StringRef Stem, StringRef Ext) {
+  SmallString<256> Path;
+  if (sys::fs::createTemporaryFile(Stem, Ext, Path)) {
+    fail("cannot create a temporary file");
+    return "";
+  }
+  Temps.push_back(std::string(Path));
+  return std::string(Path);
+}
+
+FrontendOptions Job::frontFor(const Input &In, const std::string &Obj) {
+  FrontendOptions F;
+  F.ClangArgs = O.Front;
+  F.RuntimeIncludeDir = P.RuntimeInclude;
+  F.ResourceDir = PARCC_CLANG_RESOURCE_DIR;
+  F.ClangPath = PARCC_CLANG_PATH;
+  F.Lower.Polls = O.Polls;
+  if (O.MD || O.MMD) {
+    std::string Target = Obj.empty() ? stemOf(In.Path) + ".o" : Obj;
+    F.DepFile = !O.MF.empty() ? O.MF
+                : (!O.Output.empty() && O.M != Mode::Link) ? replaceExt(O.Output, ".d")
+                                                            : stemOf(In.Path) + ".d";
+    F.DepTargets = O.MT.empty() ? std::vector<std::string>{Target} : O.MT;
+    F.DepSystemHeaders = O.MD;
+    F.DepPhony = O.MP;
+  }
+  return F;
+}
+
+/// Front end: In -> C file (kept with -save-temps, else temporary).
+bool Job::lower(const Input &In, const std::string &Obj, std::string &CFile, bool &Temp) {
+  std::string C;
+  if (!translateFile(In.Path, frontFor(In, Obj), false, C))
+    return false;
+  if (O.SaveTemps) {
+    std::string Dir = O.SaveTempsObj && !Obj.empty() ? sys::path::parent_path(Obj).str() : "";
+    SmallString<256> Path(Dir);
+    sys::path::append(Path, stemOf(In.Path) + ".parc.c");
+    CFile = std::string(Path);
+    Temp = false;
+  } else {
+    CFile = tempFile(stemOf(In.Path), "parc.c");
+    Temp = true;
+    if (CFile.empty())
+      return false;
+  }
+  return writeFile(CFile, C);
+}
+
+bool Job::compileEmitted(const Input &In, const std::string &CFile, const std::string &Out,
+                         bool Asm) {
+  std::vector<std::string> A = {Asm ? "-S" : "-c"};
+  A.insert(A.end(), std::begin(BackQuiet), std::end(BackQuiet));
+  A.push_back("-I" + P.RuntimeInclude);
+  A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
+  A.insert(A.end(), O.BackAndLink.begin(), O.BackAndLink.end());
+  SmallString<256> SrcDir(sys::path::parent_path(In.Path));
+  if (SrcDir.empty())
+    SrcDir = ".";
+  A.push_back("-iquote");
+  A.push_back(std::string(SrcDir));
+  A.push_back(CFile);
+  A.push_back("-o");
+  A.push_back(Out);
+  return R.run(A);
+}
+
+bool Job::compileOther(const Input &In, const std::string &Out, bool Asm) {
+  std::vector<std::string> A = {Asm ? "-S" : "-c"};
+  A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
+  A.insert(A.end(), O.BackAndLink.begin(), O.BackAndLink.end());
+  A.push_back(In.Path);
+  A.push_back("-o");
+  A.push_back(Out);
+  return R.run(A);
+}
+
+int Job::run(const char *Argv0) {
+  if (O.Inputs.empty())
+    return fail("no input files");
+  for (const Input &In : O.Inputs)
+    if (!sys::fs::exists(In.Path))
+      return fail("no such file or directory: '" + In.Path + "'");
+
+  bool OneOutputPerInput = O.M != Mode::Link && O.M != Mode::SyntaxOnly;
+  if (OneOutputPerInput && !O.Output.empty() && O.Inputs.size() > 1 && O.M != Mode::Preprocess)
+    return fail("cannot specify '-o' with '-c', '-S', '-E' or '-emit-c' with multiple files");
+  if (O.M == Mode::Preprocess && !O.Output.empty() && O.Inputs.size() > 1)
+    return fail("cannot specify '-o' with '-c', '-S', '-E' or '-emit-c' with multiple files");
+
+  bool NeedsCC = O.M == Mode::Link || O.M == Mode::Compile || O.M == Mode::Assemble;
+  if (NeedsCC && !R.init())
+    return 1;
+
+  bool Ok = true;
+  switch (O.M) {
+  case Mode::SyntaxOnly:
+    for (const Input &In : O.Inputs)
+      if (In.Parc) {
+        std::string Unused;
+        Ok &= translateFile(In.Path, frontFor(In, ""), true, Unused);
+      }
+    break;
+  case Mode::Preprocess:
+    for (const Input &In : O.Inputs) {
+      if (!In.Parc)
+        continue;
+      Ok &= preprocessFile(In.Path, frontFor(In, ""), O.Output.empty() ? "-" : O.Output);
+    }
+    break;
+  case Mode::EmitC:
+    for (const Input &In : O.Inputs) {
+      if (!In.Parc)
+        continue;
+      std::string C;
+      if (!translateFile(In.Path, frontFor(In, ""), false, C)) {
+        Ok = false;
+        continue;
+      }
+      Ok &= writeFile(O.Output.empty() ? "-" : O.Output, C);
+    }
+    break;
+  case Mode::Compile:
+  case Mode::Assemble: {
+    bool Asm = O.M == Mode::Assemble;
+    for (const Input &In : O.Inputs) {
+      if (In.Object)
+        continue; // as cc: linker inputs are ignored when not linking
+      std::string Out = !O.Output.empty() ? O.Output : stemOf(In.Path) + (Asm ? ".s" : ".o");
+      if (!In.Parc) {
+        Ok &= compileOther(In, Out, Asm);
+        continue;
+      }
+      std::string CFile;
+      bool Temp;
+      if (!lower(In, Out, CFile, Temp) || !compileEmitted(In, CFile, Out, Asm))
+        Ok = false;
+    }
+    break;
+  }
+  case Mode::Link: {
+    std::vector<std::string> Objs(O.Inputs.size());
+    for (size_t I = 0; I < O.Inputs.size() && Ok; ++I) {
+      const Input &In = O.Inputs[I];
+      if (!In.Parc) {
+        Objs[I] = In.Path;
+        continue;
+      }
+      std::string Obj = tempFile(stemOf(In.Path), "o");
+      std::string CFile;
+      bool Temp;
+      if (Obj.empty() || !lower(In, "", CFile, Temp) || !compileEmitted(In, CFile, Obj, false)) {
+        Ok = false;
+        break;
+      }
+      Objs[I] = Obj;
+    }
+    if (!Ok)
+      break;
+    std::vector<std::string> A(O.BackAndLink.begin(), O.BackAndLink.end());
+    for (const LinkItem &L : O.Link)
+      A.push_back(L.Input >= 0 ? Objs[L.Input] : L.Arg);
+    A.push_back("-L" + P.RuntimeLib);
+    A.push_back("-lparc");
+    SmallVector<StringRef, 4> Libs;
+    StringRef(PARCC_LINK_LIBS).split(Libs, ' ', -1, false);
+    for (StringRef L : Libs)
+      A.push_back(L.str());
+    A.push_back("-o");
+    A.push_back(O.Output.empty() ? "a.out" : O.Output);
+    Ok = R.run(A);
+    break;
+  }
+  }
+  for (const std::string &T : Temps)
+    sys::fs::remove(T);
+  (void)Argv0;
+  return Ok ? 0 : 1;
+}
+
+} // namespace
+
+int runDriver(ArrayRef<const char *> Argv) {
+  Options O;
+  if (std::optional<int> RC = parse(Argv, O))
+    return *RC;
+  Paths P = findRuntime(Argv.empty() ? "parcc" : Argv[0]);
+  Job J(O, P);
+  return J.run(Argv.empty() ? "parcc" : Argv[0]);
+}
+
+} // namespace parcc

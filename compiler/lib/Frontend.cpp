@@ -1,0 +1,261 @@
+//===- Frontend.cpp - one source file from PARC to C ----------------------===//
+//
+// Clang is configured through its own driver (createInvocation) so that the
+// system include paths, the target and -std= handling are exactly clang's.
+// The main file is replaced by B1 with a remapped buffer under the user's
+// path, so #include "..." resolves from the source directory and -MD names
+// the .pc file.  parc.h is force-included: PARC files may use faa and the
+// semaphores without including it.
+//
+// Diagnostics: Clang's DefaultError warnings that GCC 12 (the usual `cc`)
+// accepts as warnings are downgraded, so that K&R programs such as the
+// paper's Figure 1 and plain C that compiles with cc compile with parcc.
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/Frontend.h"
+
+#include "parcc/Analysis.h"
+#include "parcc/Checks.h"
+#include "parcc/Lowering.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Frontend/Utils.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace parcc {
+
+namespace {
+
+/// Warnings that Clang makes errors by default but GCC 12 only warns about.
+const char *const GccLenient[] = {
+    "-Wno-error=implicit-int",
+    "-Wno-error=implicit-function-declaration",
+    "-Wno-error=int-conversion",
+    "-Wno-error=incompatible-pointer-types",
+    "-Wno-error=incompatible-function-pointer-types",
+    "-Wno-error=return-type",
+    "-Wno-error=return-mismatch",
+};
+
+std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
+                                                   const FrontendOptions &O, bool ForceInclude,
+                                                   IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags) {
+  std::vector<std::string> Args = {O.ClangPath, "-fsyntax-only", "-resource-dir", O.ResourceDir,
+                                   "-Wno-unknown-warning-option"};
+  for (const char *W : GccLenient)
+    Args.push_back(W);
+  Args.insert(Args.end(), O.ClangArgs.begin(), O.ClangArgs.end());
+  Args.push_back("-isystem");
+  Args.push_back(O.RuntimeIncludeDir);
+  if (ForceInclude) {
+    Args.push_back("-include");
+    Args.push_back(O.RuntimeIncludeDir + "/parc.h");
+  }
+  Args.push_back("-x");
+  Args.push_back("c");
+  Args.push_back(Path);
+  std::vector<const char *> Argv;
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  CreateInvocationOptions CIO;
+  CIO.Diags = ArgDiags;
+  CIO.ProbePrecompiled = false;
+  std::unique_ptr<CompilerInvocation> Inv = createInvocation(Argv, CIO);
+  if (!Inv || ArgDiags->hasErrorOccurred())
+    return nullptr;
+  Inv->getFrontendOpts().DisableFree = false;
+  return std::shared_ptr<CompilerInvocation>(std::move(Inv));
+}
+
+/// Records the regions of the main file that #if/#ifdef skip.
+class SkipCollector : public PPCallbacks {
+public:
+  SkipCollector(SourceManager &SM, std::vector<SkippedRange> &Out) : SM(SM), Out(Out) {}
+  void SourceRangeSkipped(SourceRange R, SourceLocation) override {
+    SourceLocation B = R.getBegin(), E = R.getEnd();
+    if (!SM.isWrittenInMainFile(B))
+      return;
+    Out.push_back({SM.getFileOffset(B), SM.getFileOffset(E)});
+  }
+
+private:
+  SourceManager &SM;
+  std::vector<SkippedRange> &Out;
+};
+
+class SkipAction : public PreprocessOnlyAction {
+public:
+  explicit SkipAction(std::vector<SkippedRange> &Out) : Out(Out) {}
+
+protected:
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<SkipCollector>(CI.getSourceManager(), Out));
+    return PreprocessOnlyAction::BeginSourceFileAction(CI);
+  }
+
+private:
+  std::vector<SkippedRange> &Out;
+};
+
+struct TranslateState {
+  const TokenPassResult &TP;
+  OriginalSource &Orig;
+  std::string FileName;
+  LowerOptions Lower;
+  bool SyntaxOnly;
+  std::string &Out;
+  bool Ok = false;
+};
+
+class ParccConsumer : public ASTConsumer {
+public:
+  ParccConsumer(CompilerInstance &CI, TranslateState &St) : CI(CI), St(St) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    if (Diags.hasErrorOccurred())
+      return;
+    Session S(Ctx, Diags, St.TP, St.Orig, St.FileName, St.Lower);
+    if (!analyze(S) || !runChecks(S))
+      return;
+    if (St.SyntaxOnly) {
+      St.Ok = true;
+      return;
+    }
+    Outliner O(S);
+    St.Ok = O.run(St.Out) && !Diags.hasErrorOccurred();
+  }
+
+private:
+  CompilerInstance &CI;
+  TranslateState &St;
+};
+
+class ParccAction : public ASTFrontendAction {
+public:
+  explicit ParccAction(TranslateState &St) : St(St) {}
+
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
+    return std::make_unique<ParccConsumer>(CI, St);
+  }
+
+private:
+  TranslateState &St;
+};
+
+bool readSource(const std::string &Path, std::string &Text) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf) {
+    llvm::errs() << "parcc: error: cannot read '" << Path << "': " << Buf.getError().message()
+                 << "\n";
+    return false;
+  }
+  Text = (*Buf)->getBuffer().str();
+  return true;
+}
+
+} // namespace
+
+bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool SyntaxOnly,
+                   std::string &OutC) {
+  std::string Text;
+  if (!readSource(Path, Text))
+    return false;
+
+  // Command-line errors (a bad -std=, ...) print in Clang's plain format.
+  IntrusiveRefCntPtr<DiagnosticOptions> ArgOpts = new DiagnosticOptions();
+  TextDiagnosticPrinter ArgPrinter(llvm::errs(), ArgOpts.get());
+  IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags =
+      new DiagnosticsEngine(new DiagnosticIDs(), ArgOpts, &ArgPrinter, false);
+  std::shared_ptr<CompilerInvocation> Inv = makeInvocation(Path, Opts, true, ArgDiags);
+  if (!Inv)
+    return false;
+
+  IntrusiveRefCntPtr<DiagnosticOptions> PrintOpts =
+      new DiagnosticOptions(Inv->getDiagnosticOpts());
+  DiagPrinter Printer(llvm::errs(), PrintOpts.get());
+  Printer.BeginSourceFile(Inv->getLangOpts(), nullptr);
+  OriginalSource Orig(Path, Text, PrintOpts.get(), &Printer);
+  Printer.setOriginal(&Orig);
+
+  bool HasKeyword, HasConditional;
+  scanForParc(Text, Inv->getLangOpts(), HasKeyword, HasConditional);
+  std::vector<SkippedRange> Skipped;
+  if (HasKeyword && HasConditional) {
+    auto PPInv = std::make_shared<CompilerInvocation>(*Inv);
+    PPInv->getDependencyOutputOpts() = DependencyOutputOptions();
+    CompilerInstance PPCI;
+    PPCI.setInvocation(PPInv);
+    IgnoringDiagConsumer Quiet;
+    PPCI.createDiagnostics(&Quiet, false);
+    SkipAction Act(Skipped);
+    PPCI.ExecuteAction(Act);
+    std::sort(Skipped.begin(), Skipped.end(),
+              [](const SkippedRange &A, const SkippedRange &B) { return A.Begin < B.Begin; });
+  }
+
+  TokenPassResult TP = runTokenPass(Orig.sm(), Orig.fid(), Inv->getLangOpts(), Skipped,
+                                    Orig.diags());
+  if (!TP.Ok)
+    return false;
+  Printer.setMap(&TP.Map);
+
+  DependencyOutputOptions &Dep = Inv->getDependencyOutputOpts();
+  if (!Opts.DepFile.empty()) {
+    Dep.OutputFile = Opts.DepFile;
+    Dep.Targets = Opts.DepTargets;
+    Dep.IncludeSystemHeaders = Opts.DepSystemHeaders;
+    Dep.UsePhonyTargets = Opts.DepPhony;
+  }
+  Inv->getPreprocessorOpts().addRemappedFile(
+      Path, llvm::MemoryBuffer::getMemBufferCopy(TP.Text, Path).release());
+
+  CompilerInstance CI;
+  CI.setInvocation(Inv);
+  CI.createDiagnostics(&Printer, /*ShouldOwnClient=*/false);
+  TranslateState St{TP, Orig, Path, Opts.Lower, SyntaxOnly, OutC};
+  ParccAction Act(St);
+  bool Ran = CI.ExecuteAction(Act);
+  return Ran && St.Ok && !CI.getDiagnostics().hasErrorOccurred() && Printer.getNumErrors() == 0;
+}
+
+bool preprocessFile(const std::string &Path, const FrontendOptions &Opts,
+                    const std::string &OutFile) {
+  std::string Text;
+  if (!readSource(Path, Text))
+    return false;
+  IntrusiveRefCntPtr<DiagnosticOptions> ArgOpts = new DiagnosticOptions();
+  TextDiagnosticPrinter ArgPrinter(llvm::errs(), ArgOpts.get());
+  IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags =
+      new DiagnosticsEngine(new DiagnosticIDs(), ArgOpts, &ArgPrinter, false);
+  std::shared_ptr<CompilerInvocation> Inv = makeInvocation(Path, Opts, false, ArgDiags);
+  if (!Inv)
+    return false;
+  DependencyOutputOptions &Dep = Inv->getDependencyOutputOpts();
+  if (!Opts.DepFile.empty()) {
+    Dep.OutputFile = Opts.DepFile;
+    Dep.Targets = Opts.DepTargets;
+    Dep.IncludeSystemHeaders = Opts.DepSystemHeaders;
+    Dep.UsePhonyTargets = Opts.DepPhony;
+  }
+  Inv->getFrontendOpts().OutputFile = OutFile;
+  Inv->getPreprocessorOutputOpts().ShowCPP = 1;
+  Inv->getPreprocessorOutputOpts().ShowLineMarkers = 1;
+  CompilerInstance CI;
+  CI.setInvocation(Inv);
+  CI.createDiagnostics();
+  PrintPreprocessedAction Act;
+  return CI.ExecuteAction(Act) && !CI.getDiagnostics().hasErrorOccurred();
+}
+
+} // namespace parcc

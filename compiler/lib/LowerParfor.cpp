@@ -1,0 +1,104 @@
+//===- LowerParfor.cpp - parfor, lparfor and mapped lparfor ---------------===//
+//
+//   parfor int i; m+1; end; 1;            static void f_parfor_L12(parc_act *parc_self_,
+//   { a[i] += a[m]; }                                              void *parc_envp_) {
+//   epar                                    struct parc_env_f_L12 *parc_env_ = ...;
+//                                           uint64_t parc_k_;
+//                                           while (parc_next(parc_self_, &parc_k_)) {
+//                                             int i = (int)parc_iter(parc_env_->parc_from_,
+//                                                                    parc_env_->parc_step_, parc_k_);
+//                                           #line 13 "prog.pc"
+//                                             { { (*parc_env_->a)[i] += ... } }
+//                                           } }
+// and in the parent (FROM, TO, STEP evaluated once, converted to the index
+// type, then widened):
+//   { long long parc_f_L12_ = (long long)(int)(m+1), parc_t_L12_ = ..., parc_s_L12_ = ...;
+//     uint64_t parc_n_L12_ = parc_count_s(parc_f_L12_, parc_t_L12_, parc_s_L12_, &site);
+//     struct parc_env_f_L12 parc_e_L12_ = { &a, &m, (unsigned long long)parc_f_L12_,
+//                                           (unsigned long long)parc_s_L12_ };
+//     parc_desc parc_d_L12_;
+//     parc_spawn(&parc_d_L12_, &site, f_parfor_L12, &parc_e_L12_, parc_n_L12_); }
+//
+// lparfor makes one activity per chunk (parc_spawn_lparfor); its body
+// function runs the chunk's iterations serially, polling on each:
+//   while (parc_next(parc_self_, &parc_k_)) {
+//     parc_j_ = parc_chunk_lo(niter, parc_self_->total, parc_k_);
+//     parc_hi_ = parc_chunk_lo(niter, parc_self_->total, parc_k_ + 1);
+//     for (; parc_j_ < parc_hi_; parc_j_++) { int i = ...(parc_j_); parc_poll(); BODY }
+//   }
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/Lowering.h"
+
+using namespace clang;
+
+namespace parcc {
+
+/// The index type as written in outlined code: canonical (so a local
+/// typedef needs no hoisting), enums as their integer type, qualifiers kept.
+static QualType indexType(const Session &S, const VarDecl *Index, bool &Signed) {
+  QualType T = Index->getType();
+  Qualifiers Q = T.getLocalQualifiers();
+  QualType C = S.Ctx.getCanonicalType(T).getUnqualifiedType();
+  Q.addQualifiers(S.Ctx.getCanonicalType(T).getQualifiers());
+  if (const auto *ET = C->getAs<EnumType>())
+    if (ET->getDecl()->isComplete())
+      C = S.Ctx.getCanonicalType(ET->getDecl()->getIntegerType());
+  Signed = C->isSignedIntegerType();
+  return S.Ctx.getQualifiedType(C, Q);
+}
+
+void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn) {
+  Session &S = O.S;
+  bool Light = C.Kind != ConstructKind::Parfor;
+  bool Signed;
+  QualType IT = indexType(S, C.Index, Signed);
+  std::string T = S.printType(IT);
+  std::string Var = C.Index->getName().str();
+  std::string Name = O.bodyName(C);
+  std::string Iter = "  " + S.printType(IT, Var) + " = (" + T +
+                     ")parc_iter(parc_env_->parc_from_, parc_env_->parc_step_, ";
+
+  Defs += O.bodyHead(C, Name);
+  if (!Light) {
+    Defs += "  uint64_t parc_k_;\n"
+            "  while (parc_next(parc_self_, &parc_k_)) {\n" +
+            Iter + "parc_k_);\n  (void)" + Var + ";\n" + O.activityText(*C.Acts[0]) + "  }\n}\n";
+  } else {
+    Defs += "  uint64_t parc_k_, parc_j_, parc_hi_;\n"
+            "  while (parc_next(parc_self_, &parc_k_)) {\n"
+            "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
+            "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
+            "    for (; parc_j_ < parc_hi_; parc_j_++) {\n" +
+            Iter + "parc_j_);\n  (void)" + Var + ";\n  parc_poll();\n" +
+            O.activityText(*C.Acts[0]) + "    }\n  }\n}\n";
+  }
+
+  std::string Sx = O.suffix(C);
+  std::string W = Signed ? "long long" : "unsigned long long";
+  std::string F = "parc_f_" + Sx + "_", To = "parc_t_" + Sx + "_", St = "parc_s_" + Sx + "_";
+  std::string N = "parc_n_" + Sx + "_";
+  std::string Site = "&" + O.siteName(C);
+  auto Conv = [&](const Expr *B) { return "(" + W + ")(" + T + ")" + O.render(B); };
+
+  Spawn = "{ " + W + " " + F + " = " + Conv(C.Bounds[0]) + ", " + To + " = " + Conv(C.Bounds[1]) +
+          ", " + St + " = " + Conv(C.Bounds[2]) + "; ";
+  Spawn += "uint64_t " + N + " = parc_count_" + (Signed ? "s" : "u") + "(" + F + ", " + To +
+           ", " + St + ", " + Site + "); ";
+  std::string Inits = O.envInits(C);
+  if (!Inits.empty())
+    Inits += ", ";
+  Inits += "(unsigned long long)" + F + ", (unsigned long long)" + St;
+  if (Light)
+    Inits += ", " + N;
+  std::string E = O.envVarName(C), D = O.descName(C);
+  Spawn += O.envType(C) + " " + E + " = { " + Inits + " }; parc_desc " + D + "; ";
+  if (!Light)
+    Spawn += "parc_spawn(&" + D + ", " + Site + ", " + Name + ", &" + E + ", " + N + "); ";
+  else
+    Spawn += "parc_spawn_lparfor(&" + D + ", " + Site + ", " + Name + ", &" + E + ", " + N +
+             ", " + (C.Kind == ConstructKind::MappedLparfor ? "1" : "0") + "); ";
+  Spawn += preturnCheck(O, C) + "}";
+}
+
+} // namespace parcc

@@ -1,0 +1,161 @@
+//===- Outliner.cpp - body functions, environments, spawn sites -----------===//
+//
+// Drives the lowering of a file (see Lowering.h) and owns what every
+// construct family shares: names, the environment struct, the head of a body
+// function, the text of an activity under #line, and the block of outlined
+// code inserted before each function:
+//
+//   int f(int n);                               <- only if an activity calls f
+//   static parc_site parc_site_f_L12_ =
+//       PARC_SITE_INIT("prog.pc", "f", 12, 5, PARC_KIND_PARFOR);
+//   struct parc_env_f_L12 { int *n; unsigned long long parc_from_, parc_step_; };
+//   static void f_parfor_L12(parc_act *parc_self_, void *parc_envp_) { ... }
+//   #line 10 "prog.pc"
+//   int f(int n) { ...spawn code in place of the construct... }
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/Analysis.h"
+#include "parcc/Lowering.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace clang;
+
+namespace parcc {
+
+bool Outliner::hasEnv(const Construct &C) const {
+  return !C.Captures.empty() || C.CapturesRV || isLoop(C.Kind);
+}
+
+std::string Outliner::suffix(const Construct &C) const {
+  // Tag is <func>_<suffix>; the suffix alone names the parent's locals.
+  return C.Tag.substr(C.Func->getName().size() + 1);
+}
+
+std::string Outliner::bodyName(const Construct &C) const {
+  return C.Func->getName().str() + "_" + keywordOf(C.Kind) + "_" + suffix(C);
+}
+
+void Outliner::nameConstructs() {
+  for (auto &F : S.M.Functions) {
+    std::map<unsigned, unsigned> PerLine;
+    for (Construct *C : F->PostOrder)
+      ++PerLine[C->Line];
+    for (Construct *C : F->PostOrder) {
+      C->Tag = F->FD->getName().str() + "_L" + std::to_string(C->Line);
+      if (PerLine[C->Line] > 1)
+        C->Tag += "_c" + std::to_string(C->Col);
+    }
+  }
+}
+
+std::string Outliner::render(const Stmt *St) const {
+  unsigned B = S.offset(St->getBeginLoc());
+  unsigned E = S.endOffset(St->getEndLoc());
+  return S.Edits.render(B, E);
+}
+
+std::string Outliner::activityText(const Activity &A) const {
+  unsigned B = S.offset(A.Body->getLBracLoc());
+  unsigned E = S.offset(A.Body->getRBracLoc()) + 1;
+  return S.lineDirective(S.lineOf(B)) + S.Edits.render(B, E) + "\n";
+}
+
+std::string Outliner::bodyHead(const Construct &C, StringRef Name) const {
+  std::string Out = "static void " + Name.str() + "(parc_act *parc_self_, void *parc_envp_) {\n";
+  if (hasEnv(C)) {
+    std::string T = envType(C);
+    Out += "  " + T + " *parc_env_ = (" + T + " *)parc_envp_;\n";
+    Out += bodyPrologue(C);
+    Out += "  (void)parc_env_;\n";
+  } else {
+    Out += "  (void)parc_envp_;\n";
+  }
+  Out += "  (void)parc_self_;\n";
+  return Out;
+}
+
+/// A prototype of the enclosing function, for activities that call it.
+static std::string prototype(const Session &S, const FunctionDecl *FD) {
+  std::string Out;
+  if (FD->getStorageClass() == SC_Static)
+    Out += "static ";
+  if (FD->isInlineSpecified())
+    Out += "inline ";
+  return Out + S.printType(FD->getType(), FD->getName()) + ";\n";
+}
+
+bool Outliner::lowerFunction(FunctionModel &F) {
+  const FunctionDecl *FD = F.FD;
+  std::string Block;
+  bool Ok = hoistLocalDecls(F, Block);
+  if (F.Recursive)
+    Block = prototype(S, FD) + Block;
+
+  for (Construct *C : F.PostOrder) {
+    Block += "static parc_site " + siteName(*C) + " = PARC_SITE_INIT(\"" + S.quotedFileName() +
+             "\", \"" + FD->getName().str() + "\", " + std::to_string(C->Line) + ", " +
+             std::to_string(C->Col) + ", " + abiKindOf(C->Kind) + ");\n";
+    if (hasEnv(*C)) {
+      std::string Fields = envFields(*C);
+      if (isLoop(C->Kind))
+        Fields += " unsigned long long parc_from_, parc_step_;";
+      if (C->Kind == ConstructKind::Lparfor || C->Kind == ConstructKind::MappedLparfor)
+        Fields += " uint64_t parc_niter_;";
+      Block += envType(*C) + " {" + Fields + " };\n";
+    }
+    std::string Defs, Spawn;
+    if (C->Kind == ConstructKind::Parblock)
+      lowerParblock(*this, *C, Defs, Spawn);
+    else
+      lowerParfor(*this, *C, Defs, Spawn);
+    Block += Defs;
+
+    unsigned B = S.offset(C->Block->getLBracLoc());
+    unsigned E = S.offset(C->Block->getRBracLoc()) + 1;
+    // Keep the construct's lines: what follows epar stays on its line.
+    unsigned Lines = std::count(S.TP.Text.begin() + B, S.TP.Text.begin() + E, '\n');
+    unsigned Have = std::count(Spawn.begin(), Spawn.end(), '\n');
+    if (Have < Lines)
+      Spawn += std::string(Lines - Have, '\n');
+    if (!S.Edits.collapse(B, E, Spawn)) {
+      S.error(C->Block->getLBracLoc(), "internal error: cannot lower this '%0'")
+          << keywordOf(C->Kind);
+      Ok = false;
+    }
+  }
+
+  if (Block.empty())
+    return Ok;
+  SourceLocation Begin = S.SM.getExpansionLoc(FD->getBeginLoc());
+  unsigned At = S.SM.getFileOffset(Begin);
+  bool LineStart = At == 0 || S.TP.Text[At - 1] == '\n';
+  S.Edits.insert(At, (LineStart ? "" : "\n") + Block + S.lineDirective(S.lineOf(At)));
+  return Ok;
+}
+
+bool Outliner::run(std::string &Out) {
+  computeCaptures(S);
+  nameConstructs();
+  bool Ok = rewriteCaptures();
+  Ok &= lowerKills(*this);
+  Ok &= lowerSyncs(*this);
+  insertPolls(*this);
+  for (auto &F : S.M.Functions)
+    Ok &= lowerFunction(*F);
+  if (!Ok || S.hasErrors())
+    return false;
+  if (S.TP.PreludeEnd > S.TP.PreludeBegin)
+    S.Edits.replace(S.TP.PreludeBegin, S.TP.PreludeEnd, "");
+  Out = "#include <parc_abi.h>\n"
+        "_Static_assert(PARC_ABI_VERSION == 1, \"parcc emits PARC ABI version 1; "
+        "parc_abi.h is another version\");\n";
+  Out += S.lineDirective(1);
+  Out += S.Edits.render(0, S.TP.Text.size());
+  if (Out.empty() || Out.back() != '\n')
+    Out += '\n';
+  return true;
+}
+
+} // namespace parcc

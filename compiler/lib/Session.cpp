@@ -1,0 +1,110 @@
+//===- Session.cpp - state shared by the passes over one file --------------===//
+#include "parcc/Session.h"
+
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace parcc {
+
+Session::Session(ASTContext &Ctx, DiagnosticsEngine &Diags, const TokenPassResult &TP,
+                 OriginalSource &Orig, std::string FileName, LowerOptions Opts)
+    : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Diags), TP(TP), Orig(Orig),
+      FileName(std::move(FileName)), Opts(Opts), Edits(TP.Text) {
+  LineStarts.push_back(0);
+  for (size_t I = 0; I < TP.Text.size(); ++I)
+    if (TP.Text[I] == '\n')
+      LineStarts.push_back(I + 1);
+}
+
+unsigned Session::offset(SourceLocation L) const {
+  return SM.getFileOffset(SM.getFileLoc(L));
+}
+
+unsigned Session::endOffset(SourceLocation L) const {
+  SourceLocation F = SM.getFileLoc(L);
+  return SM.getFileOffset(F) + Lexer::MeasureTokenLength(F, SM, Ctx.getLangOpts());
+}
+
+unsigned Session::expansionEnd(SourceLocation L) const {
+  SourceLocation E = L.isMacroID() ? SM.getExpansionRange(L).getEnd() : L;
+  return SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, Ctx.getLangOpts());
+}
+
+bool Session::tokenAt(unsigned Off, unsigned &TokOff, tok::TokenKind &Kind) const {
+  StringRef Text = TP.Text;
+  if (Off >= Text.size())
+    return false;
+  Lexer L(SourceLocation::getFromRawEncoding(1), Ctx.getLangOpts(), Text.begin(),
+          Text.begin() + Off, Text.end());
+  Token T;
+  L.LexFromRawLexer(T);
+  if (T.is(tok::eof))
+    return false;
+  TokOff = T.getLocation().getRawEncoding() - 1;
+  Kind = T.getKind();
+  return true;
+}
+
+std::vector<Session::RawToken> Session::lexRange(unsigned B, unsigned E) const {
+  std::vector<RawToken> Out;
+  StringRef Text = TP.Text;
+  Lexer L(SourceLocation::getFromRawEncoding(1), Ctx.getLangOpts(), Text.begin(),
+          Text.begin() + B, Text.end());
+  Token T;
+  for (bool Done = false; !Done;) {
+    Done = L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      break;
+    unsigned Off = T.getLocation().getRawEncoding() - 1;
+    if (Off >= E)
+      break;
+    Out.push_back({Off, T.getLength(), T.getKind()});
+  }
+  return Out;
+}
+
+bool Session::inMainFile(SourceLocation L) const {
+  return L.isValid() && SM.isWrittenInMainFile(SM.getFileLoc(L));
+}
+
+unsigned Session::lineOf(unsigned B1Offset) const {
+  auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), B1Offset);
+  return It - LineStarts.begin();
+}
+
+void Session::userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) const {
+  unsigned O = TP.Map.toOrig(B1Offset);
+  SourceLocation L = Orig.loc(O);
+  Line = Orig.sm().getSpellingLineNumber(L);
+  Col = Orig.sm().getSpellingColumnNumber(L);
+}
+
+std::string Session::quotedFileName() const {
+  std::string R;
+  for (char C : FileName) {
+    if (C == '\\' || C == '"')
+      R += '\\';
+    R += C;
+  }
+  return R;
+}
+
+std::string Session::lineDirective(unsigned Line) const {
+  return "#line " + std::to_string(Line) + " \"" + quotedFileName() + "\"\n";
+}
+
+std::string Session::printType(QualType T, StringRef Name) const {
+  PrintingPolicy P(Ctx.getLangOpts());
+  P.SuppressTagKeyword = false;
+  P.AnonymousTagLocations = false;
+  P.PrintCanonicalTypes = false;
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  T.print(OS, P, Name);
+  return OS.str();
+}
+
+} // namespace parcc

@@ -1,0 +1,567 @@
+//===- TokenPass.cpp - PARC keywords to parseable C (text B1) -------------===//
+//
+// See TokenPass.h for the shapes.  The pass only tracks a stack of open
+// constructs and the bracket depth: that is all it takes to find the ':'
+// between parblock sections, the ';' that end the parts of a parfor header
+// and the 'epar' that closes each construct.  Tokens inside regions the
+// preprocessor skips (#if 0) and on directive lines are left alone.
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/TokenPass.h"
+
+#include "clang/Basic/IdentifierTable.h"
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace parcc {
+
+const char MarkerPrelude[] =
+    "void parc_mark_parblock(void); void parc_mark_parfor(void); "
+    "void parc_mark_lparfor(int); "
+    "void parc_mark_bounds(const volatile void *, ...); "
+    "int parc_mark_act(void); void parc_mark_end(void); "
+    "void parc_mark_pbreak(void); void parc_mark_sync(void); ";
+
+//===--- PosMap -----------------------------------------------------------===//
+
+void PosMap::addCopy(unsigned B1Start, unsigned OrigStart, unsigned Len) {
+  if (Len)
+    Segs.push_back({B1Start, Len, OrigStart, true});
+}
+
+void PosMap::addSynthetic(unsigned B1Start, unsigned Len, unsigned OrigAnchor) {
+  if (Len)
+    Segs.push_back({B1Start, Len, OrigAnchor, false});
+}
+
+const PosMap::Seg *PosMap::find(unsigned B1Off) const {
+  // Segments are appended in B1 order and never overlap.
+  auto It = std::upper_bound(Segs.begin(), Segs.end(), B1Off,
+                             [](unsigned Off, const Seg &S) { return Off < S.B1Start; });
+  if (It == Segs.begin())
+    return nullptr;
+  --It;
+  if (B1Off >= It->B1Start + It->Len)
+    return nullptr;
+  return &*It;
+}
+
+unsigned PosMap::toOrig(unsigned B1Off) const {
+  if (Segs.empty())
+    return std::min(B1Off, OrigSize);
+  if (B1Off >= B1Size)
+    return OrigSize;
+  if (const Seg *S = find(B1Off))
+    return S->Copy ? S->Orig + (B1Off - S->B1Start) : S->Orig;
+  return std::min(B1Off, OrigSize);
+}
+
+bool PosMap::isSynthetic(unsigned B1Off) const {
+  const Seg *S = find(B1Off);
+  return S && !S->Copy;
+}
+
+//===--- Tokens -------------------------------------------------------------===//
+
+namespace {
+
+enum class KW {
+  None, Parblock, Parfor, Lparfor, Epar, Pbreak, Preturn, Sync, Mapped,
+  If, While, For, Switch, Else, Do
+};
+
+KW classify(StringRef S) {
+  return llvm::StringSwitch<KW>(S)
+      .Case("parblock", KW::Parblock)
+      .Case("parfor", KW::Parfor)
+      .Case("lparfor", KW::Lparfor)
+      .Case("epar", KW::Epar)
+      .Case("pbreak", KW::Pbreak)
+      .Case("preturn", KW::Preturn)
+      .Case("sync", KW::Sync)
+      .Case("mapped", KW::Mapped)
+      .Case("if", KW::If)
+      .Case("while", KW::While)
+      .Case("for", KW::For)
+      .Case("switch", KW::Switch)
+      .Case("else", KW::Else)
+      .Case("do", KW::Do)
+      .Default(KW::None);
+}
+
+struct RTok {
+  tok::TokenKind Kind;
+  unsigned Off, Len;
+  StringRef Ident; // spelling of a raw identifier, else empty
+  KW Word = KW::None;
+};
+
+bool isOpener(tok::TokenKind K) {
+  return K == tok::l_paren || K == tok::l_square || K == tok::l_brace;
+}
+bool isCloser(tok::TokenKind K) {
+  return K == tok::r_paren || K == tok::r_square || K == tok::r_brace;
+}
+const char *closerFor(tok::TokenKind Open) {
+  return Open == tok::l_paren ? ")" : Open == tok::l_square ? "]" : "}";
+}
+const char *spell(tok::TokenKind K) {
+  return K == tok::l_paren ? "(" : K == tok::l_square ? "[" : "{";
+}
+
+/// Lexes the main file raw; drops directive lines and skipped regions.
+std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptions &LO,
+                            ArrayRef<SkippedRange> Skipped) {
+  std::vector<RTok> Out;
+  llvm::MemoryBufferRef Buf = SM.getBufferOrFake(FID);
+  Lexer L(FID, Buf, SM, LO);
+  L.SetCommentRetentionState(false);
+  Token T;
+  size_t SkipIdx = 0;
+  bool InDirective = false;
+  while (true) {
+    bool AtEOF = L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      break;
+    unsigned Off = SM.getFileOffset(T.getLocation());
+    if (T.isAtStartOfLine())
+      InDirective = false;
+    if (T.is(tok::hash) && T.isAtStartOfLine())
+      InDirective = true;
+    if (!InDirective) {
+      while (SkipIdx < Skipped.size() && Skipped[SkipIdx].End <= Off)
+        ++SkipIdx;
+      bool InSkipped = SkipIdx < Skipped.size() && Skipped[SkipIdx].Begin <= Off;
+      if (!InSkipped) {
+        RTok R{T.getKind(), Off, T.getLength(), {}, KW::None};
+        if (T.is(tok::raw_identifier)) {
+          R.Ident = T.getRawIdentifier();
+          R.Word = classify(R.Ident);
+        }
+        Out.push_back(R);
+      }
+    }
+    if (AtEOF)
+      break;
+  }
+  return Out;
+}
+
+struct Repl {
+  unsigned Off, Len;
+  std::string Text;
+  unsigned Anchor;
+  bool Linear;
+  bool Preturn;
+};
+
+class TokenPass {
+public:
+  TokenPass(const SourceManager &SM, FileID FID, const LangOptions &LO,
+            ArrayRef<SkippedRange> Skipped, DiagnosticsEngine &Diags)
+      : SM(SM), FID(FID), LO(LO), Skipped(Skipped), Diags(Diags), Idents(LO) {}
+
+  TokenPassResult run();
+
+private:
+  enum class CK { Parblock, Parfor, Lparfor };
+  enum class PB { ExpectSection, InSection, AfterSection };
+  struct Frame {
+    CK Kind;
+    unsigned KwTok;
+    unsigned Depth;
+    PB Pb = PB::ExpectSection;
+    int Part = 0; // parfor: 0 decl, 1 FROM, 2 TO, 3 STEP, 4 body
+    unsigned PartStart = 0;
+  };
+  struct Bracket {
+    tok::TokenKind Open;
+    unsigned Tok;
+    bool Head; // '(' of an if/while/for/switch head
+  };
+
+  static const char *name(CK K) {
+    return K == CK::Parblock ? "parblock" : K == CK::Parfor ? "parfor" : "lparfor";
+  }
+  SourceLocation loc(unsigned Off) const {
+    return SM.getLocForStartOfFile(FID).getLocWithOffset(Off);
+  }
+  unsigned eofOffset() const { return SM.getBufferData(FID).size(); }
+
+  void replace(const RTok &T, std::string Text, bool Linear = false, bool Preturn = false) {
+    Repls.push_back({T.Off, T.Len, std::move(Text), T.Off, Linear, Preturn});
+  }
+  void insert(unsigned Off, std::string Text, unsigned Anchor) {
+    Repls.push_back({Off, 0, std::move(Text), Anchor, false, false});
+  }
+
+  template <unsigned N>
+  bool error(unsigned Off, const char (&Fmt)[N], ArrayRef<StringRef> Args = {}) {
+    unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error, Fmt);
+    auto DB = Diags.Report(loc(Off), ID);
+    for (StringRef A : Args)
+      DB << A;
+    return false;
+  }
+  template <unsigned N>
+  void note(unsigned Off, const char (&Fmt)[N], ArrayRef<StringRef> Args = {}) {
+    unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Note, Fmt);
+    auto DB = Diags.Report(loc(Off), ID);
+    for (StringRef A : Args)
+      DB << A;
+  }
+  bool matchNote(const Frame &F) {
+    note(Toks[F.KwTok].Off, "to match this '%0'", {name(F.Kind)});
+    return false;
+  }
+  bool headerNote(const Frame &F) {
+    note(Toks[F.KwTok].Off, "the header of '%0' is 'TYPE VAR; FROM; TO; STEP;'",
+         {name(F.Kind)});
+    return false;
+  }
+
+  bool isKeyword(StringRef S) {
+    return Idents.get(S).getTokenID() != tok::identifier;
+  }
+  bool stmtBoundaryBefore(size_t I) const;
+  bool endHeaderPart(Frame &F, size_t I);
+  bool step(size_t &I);
+
+  const SourceManager &SM;
+  FileID FID;
+  const LangOptions &LO;
+  ArrayRef<SkippedRange> Skipped;
+  DiagnosticsEngine &Diags;
+  IdentifierTable Idents;
+
+  std::vector<RTok> Toks;
+  std::vector<char> HeadClose, TernaryColon;
+  std::vector<Frame> Frames;
+  std::vector<Bracket> Brackets;
+  std::vector<unsigned> QCount{0};
+  std::vector<Repl> Repls;
+};
+
+bool TokenPass::stmtBoundaryBefore(size_t I) const {
+  if (I == 0)
+    return false;
+  const RTok &P = Toks[I - 1];
+  switch (P.Kind) {
+  case tok::semi:
+  case tok::l_brace:
+  case tok::r_brace:
+    return true;
+  case tok::colon:
+    return !TernaryColon[I - 1];
+  case tok::r_paren:
+    return HeadClose[I - 1];
+  default:
+    return P.Word == KW::Else || P.Word == KW::Do || P.Word == KW::Epar;
+  }
+}
+
+bool TokenPass::endHeaderPart(Frame &F, size_t I) {
+  const RTok &Semi = Toks[I];
+  size_t B = F.PartStart, E = I;
+  switch (F.Part) {
+  case 0: {
+    if (E == B) {
+      error(Semi.Off, "expected the declaration of the index in '%0' header", {name(F.Kind)});
+      return headerNote(F);
+    }
+    const RTok &Var = Toks[E - 1];
+    if (Var.Kind != tok::raw_identifier || isKeyword(Var.Ident)) {
+      error(Var.Off, "expected the name of the index variable in '%0' header", {name(F.Kind)});
+      return headerNote(F);
+    }
+    if (E - B == 1) {
+      error(Var.Off, "missing type of '%0' index '%1'", {name(F.Kind), Var.Ident});
+      return headerNote(F);
+    }
+    insert(Semi.Off + 1, (" parc_mark_bounds(&" + Var.Ident + ", (").str(), Var.Off);
+    break;
+  }
+  case 1:
+  case 2:
+  case 3: {
+    static const char *const Parts[] = {"", "FROM", "TO", "STEP"};
+    if (E == B) {
+      error(Semi.Off, "expected %0 expression in '%1' header", {Parts[F.Part], name(F.Kind)});
+      return headerNote(F);
+    }
+    replace(Semi, F.Part < 3 ? "), (" : ")); do {");
+    break;
+  }
+  }
+  ++F.Part;
+  F.PartStart = I + 1;
+  return true;
+}
+
+/// Handles token I; may consume more tokens by advancing I.  Returns false
+/// after reporting an error.
+bool TokenPass::step(size_t &I) {
+  const RTok &T = Toks[I];
+
+  if (!Frames.empty()) {
+    Frame &F = Frames.back();
+    bool AtTop = Brackets.size() == F.Depth;
+    bool ParforLike = F.Kind != CK::Parblock;
+
+    if (ParforLike && F.Part < 4 && AtTop) {
+      if (T.Kind == tok::semi)
+        return endHeaderPart(F, I);
+      bool Stops = isCloser(T.Kind) || T.Word == KW::Epar || T.Word == KW::Parblock ||
+                   T.Word == KW::Parfor || T.Word == KW::Lparfor;
+      if (Stops) {
+        error(T.Off, "expected ';' in '%0' header", {name(F.Kind)});
+        return headerNote(F);
+      }
+      if (F.Part == 0 && T.Kind == tok::equal) {
+        error(T.Off, "'%0' index cannot have an initializer", {name(F.Kind)});
+        return headerNote(F);
+      }
+      if (F.Part == 0 && T.Kind == tok::comma) {
+        error(T.Off, "'%0' header declares more than one index variable", {name(F.Kind)});
+        return headerNote(F);
+      }
+    }
+
+    if (AtTop && F.Kind == CK::Parblock && F.Pb != PB::InSection) {
+      if (F.Pb == PB::ExpectSection) {
+        if (T.Kind != tok::l_brace) {
+          error(T.Off, "expected '{' to begin a 'parblock' section");
+          return matchNote(F);
+        }
+        insert(T.Off, "do ", T.Off);
+        Brackets.push_back({T.Kind, (unsigned)I, false});
+        QCount.push_back(0);
+        F.Pb = PB::InSection;
+        return true;
+      }
+      if (T.Kind == tok::colon) {
+        replace(T, " ");
+        F.Pb = PB::ExpectSection;
+        return true;
+      }
+      if (T.Word == KW::Epar) {
+        replace(T, "parc_mark_end(); }");
+        Frames.pop_back();
+        return true;
+      }
+      error(T.Off, "expected ':' or 'epar' after a 'parblock' section");
+      return matchNote(F);
+    }
+
+    if (T.Word == KW::Epar && Brackets.size() > F.Depth) {
+      const Bracket &B = Brackets.back();
+      error(T.Off, "expected '%0' before 'epar'", {closerFor(B.Open)});
+      note(Toks[B.Tok].Off, "to match this '%0'", {spell(B.Open)});
+      return false;
+    }
+    if (isCloser(T.Kind) && AtTop) {
+      error(T.Off, "expected 'epar' to end '%0'", {name(F.Kind)});
+      return matchNote(F);
+    }
+    if (T.Word == KW::Epar && ParforLike && AtTop) {
+      replace(T, "} while (parc_mark_act()); parc_mark_end(); }");
+      Frames.pop_back();
+      return true;
+    }
+  }
+
+  if (isOpener(T.Kind)) {
+    bool Head = T.Kind == tok::l_paren && I > 0 &&
+                (Toks[I - 1].Word == KW::If || Toks[I - 1].Word == KW::While ||
+                 Toks[I - 1].Word == KW::For || Toks[I - 1].Word == KW::Switch);
+    Brackets.push_back({T.Kind, (unsigned)I, Head});
+    QCount.push_back(0);
+    return true;
+  }
+  if (isCloser(T.Kind)) {
+    if (Brackets.empty())
+      return true; // unbalanced: Clang reports it
+    Bracket B = Brackets.back();
+    Brackets.pop_back();
+    QCount.pop_back();
+    if (T.Kind == tok::r_paren && B.Head)
+      HeadClose[I] = 1;
+    if (!Frames.empty()) {
+      Frame &F = Frames.back();
+      if (F.Kind == CK::Parblock && F.Pb == PB::InSection && Brackets.size() == F.Depth) {
+        insert(T.Off + 1, " while (parc_mark_act());", T.Off);
+        F.Pb = PB::AfterSection;
+      }
+    }
+    return true;
+  }
+  if (T.Kind == tok::question) {
+    ++QCount.back();
+    return true;
+  }
+  if (T.Kind == tok::colon) {
+    if (QCount.back()) {
+      --QCount.back();
+      TernaryColon[I] = 1;
+    }
+    return true;
+  }
+
+  auto Open = [&](CK Kind, const char *Text) {
+    if (Brackets.empty()) {
+      error(T.Off, "'%0' is only allowed inside a function body", {name(Kind)});
+      return false;
+    }
+    replace(T, Text);
+    Frame F{Kind, (unsigned)I, (unsigned)Brackets.size()};
+    F.PartStart = I + 1;
+    Frames.push_back(F);
+    return true;
+  };
+
+  switch (T.Word) {
+  case KW::Parblock:
+    return Open(CK::Parblock, "{ parc_mark_parblock();");
+  case KW::Parfor:
+    return Open(CK::Parfor, "{ parc_mark_parfor();");
+  case KW::Lparfor:
+    return Open(CK::Lparfor, "{ parc_mark_lparfor(0);");
+  case KW::Mapped: {
+    KW Next = I + 1 < Toks.size() ? Toks[I + 1].Word : KW::None;
+    if (Next == KW::Parfor || Next == KW::Parblock) {
+      error(T.Off, "'mapped' applies only to 'lparfor'");
+      note(Toks[I + 1].Off, "'%0' may create more activities than there are processors",
+           {Next == KW::Parfor ? "parfor" : "parblock"});
+      return false;
+    }
+    if (Next != KW::Lparfor)
+      return true; // an ordinary identifier
+    if (!Open(CK::Lparfor, "{ parc_mark_lparfor(1);"))
+      return false;
+    replace(Toks[I + 1], "");
+    ++I;
+    Frames.back().PartStart = I + 1;
+    return true;
+  }
+  case KW::Epar:
+    error(T.Off, "'epar' without a matching 'parblock', 'parfor' or 'lparfor'");
+    return false;
+  case KW::Pbreak:
+    replace(T, "parc_mark_pbreak()");
+    if (I + 1 >= Toks.size() || Toks[I + 1].Kind != tok::semi) {
+      error(I + 1 < Toks.size() ? Toks[I + 1].Off : eofOffset(), "expected ';' after 'pbreak'");
+      return false;
+    }
+    return true;
+  case KW::Preturn:
+    replace(T, "return ", /*Linear=*/true, /*Preturn=*/true);
+    return true;
+  case KW::Sync:
+    if (I + 1 < Toks.size() && Toks[I + 1].Kind == tok::semi && stmtBoundaryBefore(I))
+      replace(T, "parc_mark_sync()");
+    return true;
+  default:
+    return true;
+  }
+}
+
+TokenPassResult TokenPass::run() {
+  TokenPassResult R;
+  Toks = lexActive(SM, FID, LO, Skipped);
+  HeadClose.assign(Toks.size(), 0);
+  TernaryColon.assign(Toks.size(), 0);
+
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    if (!step(I)) {
+      R.Ok = false;
+      return R;
+    }
+  }
+  if (!Frames.empty()) {
+    const Frame &F = Frames.back();
+    if (F.Kind != CK::Parblock && F.Part < 4) {
+      error(eofOffset(), "expected ';' in '%0' header", {name(F.Kind)});
+      headerNote(F);
+    } else {
+      error(eofOffset(), "expected 'epar' to end '%0'", {name(F.Kind)});
+      matchNote(F);
+    }
+    R.Ok = false;
+    return R;
+  }
+
+  StringRef Src = SM.getBufferData(FID);
+  R.UsesParc = !Repls.empty();
+  if (R.UsesParc)
+    Repls.insert(Repls.begin(), Repl{Toks.front().Off, 0, MarkerPrelude,
+                                     Toks.front().Off, false, false});
+  std::stable_sort(Repls.begin(), Repls.end(),
+                   [](const Repl &A, const Repl &B) { return A.Off < B.Off; });
+
+  std::string &Out = R.Text;
+  Out.reserve(Src.size() + Repls.size() * 24 + sizeof(MarkerPrelude));
+  unsigned Cur = 0;
+  bool First = true;
+  for (const Repl &P : Repls) {
+    R.Map.addCopy(Out.size(), Cur, P.Off - Cur);
+    Out.append(Src.data() + Cur, P.Off - Cur);
+    unsigned B1 = Out.size();
+    if (First && R.UsesParc) {
+      R.PreludeBegin = B1;
+      R.PreludeEnd = B1 + P.Text.size();
+    }
+    First = false;
+    if (P.Linear) {
+      unsigned N = std::min<unsigned>(P.Len, P.Text.size());
+      R.Map.addCopy(B1, P.Off, N);
+      R.Map.addSynthetic(B1 + N, P.Text.size() - N, P.Off + P.Len);
+    } else {
+      R.Map.addSynthetic(B1, P.Text.size(), P.Anchor);
+    }
+    if (P.Preturn)
+      R.PreturnOffsets.push_back(B1);
+    Out += P.Text;
+    Cur = P.Off + P.Len;
+  }
+  R.Map.addCopy(Out.size(), Cur, Src.size() - Cur);
+  Out.append(Src.data() + Cur, Src.size() - Cur);
+  R.Map.setSizes(Out.size(), Src.size());
+  return R;
+}
+
+} // namespace
+
+TokenPassResult runTokenPass(const SourceManager &SM, FileID FID, const LangOptions &LangOpts,
+                             ArrayRef<SkippedRange> Skipped, DiagnosticsEngine &Diags) {
+  return TokenPass(SM, FID, LangOpts, Skipped, Diags).run();
+}
+
+void scanForParc(StringRef Text, const LangOptions &LangOpts, bool &HasKeyword,
+                 bool &HasConditional) {
+  HasKeyword = HasConditional = false;
+  Lexer L(SourceLocation::getFromRawEncoding(1), LangOpts, Text.begin(), Text.begin(),
+          Text.end());
+  Token T;
+  bool AfterHash = false;
+  for (bool Done = false; !Done;) {
+    Done = L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      break;
+    if (T.is(tok::raw_identifier)) {
+      StringRef S = T.getRawIdentifier();
+      if (AfterHash && (S == "if" || S == "ifdef" || S == "ifndef"))
+        HasConditional = true;
+      else if (!AfterHash) {
+        KW W = classify(S);
+        if (W != KW::None && W < KW::If)
+          HasKeyword = true;
+      }
+    }
+    AfterHash = T.is(tok::hash) && T.isAtStartOfLine();
+  }
+}
+
+} // namespace parcc

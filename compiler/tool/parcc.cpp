@@ -1,0 +1,9 @@
+//===- parcc.cpp - the parcc executable: arguments to the driver ----------===//
+#include "parcc/Driver.h"
+
+#include "llvm/Support/InitLLVM.h"
+
+int main(int argc, const char **argv) {
+  llvm::InitLLVM X(argc, argv);
+  return parcc::runDriver(llvm::ArrayRef<const char *>(argv, argc));
+}
