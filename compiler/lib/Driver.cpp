@@ -127,7 +127,7 @@ bool diagF(StringRef A) {
          A.starts_with("-fdiagnostics-color") || A.starts_with("-fmessage-length=") ||
          A.starts_with("-ferror-limit=") || A == "-fno-diagnostics-show-option" ||
          A == "-fdiagnostics-show-option" || A == "-fno-caret-diagnostics" ||
-         A == "-fno-show-column";
+         A == "-fno-show-column" || A.starts_with("-fbracket-depth=");
 }
 
 /// Parses Argv into O.  Returns an exit status on error or for --help and

@@ -50,7 +50,9 @@ std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
                                                    const FrontendOptions &O, bool ForceInclude,
                                                    IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags) {
   std::vector<std::string> Args = {O.ClangPath, "-fsyntax-only", "-resource-dir", O.ResourceDir,
-                                   "-Wno-unknown-warning-option"};
+                                   "-Wno-unknown-warning-option",
+                                   // B1 adds two braces per construct level.
+                                   "-fbracket-depth=1024"};
   for (const char *W : GccLenient)
     Args.push_back(W);
   Args.insert(Args.end(), O.ClangArgs.begin(), O.ClangArgs.end());
@@ -206,8 +208,12 @@ bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool Sy
 
   TokenPassResult TP = runTokenPass(Orig.sm(), Orig.fid(), Inv->getLangOpts(), Skipped,
                                     Orig.diags());
-  if (!TP.Ok)
+  if (!TP.Ok) {
+    // As Clang ends a failed compilation.
+    unsigned N = Printer.getNumErrors();
+    llvm::errs() << N << (N == 1 ? " error" : " errors") << " generated.\n";
     return false;
+  }
   Printer.setMap(&TP.Map);
 
   DependencyOutputOptions &Dep = Inv->getDependencyOutputOpts();

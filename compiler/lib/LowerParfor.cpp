@@ -56,21 +56,21 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   std::string T = S.printType(IT);
   std::string Var = C.Index->getName().str();
   std::string Name = O.bodyName(C);
-  std::string Iter = "  " + S.printType(IT, Var) + " = (" + T +
+  std::string Iter = (Light ? "      " : "    ") + S.printType(IT, Var) + " = (" + T +
                      ")parc_iter(parc_env_->parc_from_, parc_env_->parc_step_, ";
 
   Defs += O.bodyHead(C, Name);
   if (!Light) {
     Defs += "  uint64_t parc_k_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n" +
-            Iter + "parc_k_);\n  (void)" + Var + ";\n" + O.activityText(*C.Acts[0]) + "  }\n}\n";
+            Iter + "parc_k_);\n    (void)" + Var + ";\n" + O.activityText(*C.Acts[0]) + "  }\n}\n";
   } else {
     Defs += "  uint64_t parc_k_, parc_j_, parc_hi_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n"
             "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
             "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
             "    for (; parc_j_ < parc_hi_; parc_j_++) {\n" +
-            Iter + "parc_j_);\n  (void)" + Var + ";\n  parc_poll();\n" +
+            Iter + "parc_j_);\n      (void)" + Var + ";\n      parc_poll();\n" +
             O.activityText(*C.Acts[0]) + "    }\n  }\n}\n";
   }
 

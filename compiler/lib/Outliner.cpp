@@ -83,6 +83,12 @@ static std::string prototype(const Session &S, const FunctionDecl *FD) {
     Out += "static ";
   if (FD->isInlineSpecified())
     Out += "inline ";
+  if (!FD->hasWrittenPrototype()) {
+    // K&R definition: a prototype would promote nothing (char, float
+    // parameters) and clash; declare it without one, as the user did.
+    QualType R = FD->getReturnType();
+    return Out + S.printType(S.Ctx.getFunctionNoProtoType(R), FD->getName()) + ";\n";
+  }
   return Out + S.printType(FD->getType(), FD->getName()) + ";\n";
 }
 
