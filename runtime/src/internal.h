@@ -250,8 +250,8 @@ enum parc_after { PARC_AFTER_NONE = 0, PARC_AFTER_UNLOCK, PARC_AFTER_POOL };
 
 typedef struct parc_proc {
   int id;
-  int cpu;                    /* CPU it is pinned to, -1 if not pinned */
-  int node;                   /* NUMA node of that CPU, -1 if unknown */
+  int cpu;                    /* CPU it is pinned to (or started on), -1 unknown;
+                                 atomic: the exit report may race a late start */
   parc_ctx *cur;              /* context running on this processor */
   parc_ctx *sched;            /* its get_work context */
   parc_ctx sched_ctx;
@@ -402,6 +402,7 @@ PARC_INTERNAL void parc_stats_site(parc_site *site, uint64_t created);
 PARC_INTERNAL void parc_stats_killed(parc_site *site, uint64_t n);
 
 /* ---- numa.c ---- */
+PARC_INTERNAL void parc_pin_init(void);
 PARC_INTERNAL int parc_pin_self(int k);
 PARC_INTERNAL int parc_node_of_cpu(int cpu);
 

@@ -17,9 +17,11 @@
 #endif
 
 static int cpus[PARC_MAX_PROCS];
-static int ncpus = -1;
+static int ncpus;
 
-static void load_mask(void) {
+/* Read the process affinity mask once, on the main thread, before any
+ * processor is pinned (and before workers exist). */
+void parc_pin_init(void) {
   cpu_set_t set;
   ncpus = 0;
   if (sched_getaffinity(0, sizeof set, &set) != 0)
@@ -31,15 +33,9 @@ static void load_mask(void) {
 
 /* Pin the calling thread for processor k; returns the CPU or -1. */
 int parc_pin_self(int k) {
-  static parc_spin mask_lock;
-  parc_spin_lock(&mask_lock);
-  if (ncpus < 0)
-    load_mask();
-  int n = ncpus;
-  parc_spin_unlock(&mask_lock);
-  if (n <= 0)
+  if (ncpus <= 0)
     return -1;
-  int cpu = cpus[k % n];
+  int cpu = cpus[k % ncpus];
   cpu_set_t set;
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
@@ -48,11 +44,13 @@ int parc_pin_self(int k) {
   return cpu;
 }
 
+/* The NUMA node of a CPU (0 without libnuma, -1 if unknown).  Called from
+ * one thread at a time only (the exit report): libnuma initialises its
+ * tables lazily and without locking. */
 int parc_node_of_cpu(int cpu) {
 #if PARC_HAVE_NUMA
-  if (cpu >= 0 && numa_available() >= 0)
-    return numa_node_of_cpu(cpu);
+  if (cpu >= 0)
+    return numa_available() >= 0 ? numa_node_of_cpu(cpu) : -1;
 #endif
-  (void)cpu;
   return cpu >= 0 ? 0 : -1;
 }

@@ -180,7 +180,6 @@ void parc_procs_init(void) {
     parc_proc *p = &procs[k];
     p->id = k;
     p->cpu = -1;
-    p->node = -1;
     pthread_mutex_init(&p->idle_mu, NULL);
     pthread_cond_init(&p->idle_cv, NULL);
   }
@@ -201,9 +200,11 @@ static void sched_entry(parc_ctx *c) {
 static void *worker_main(void *arg) {
   parc_proc *p = arg;
   parc_tls_proc = p;
-  if (parc_rt.pin)
-    p->cpu = parc_pin_self(p->id);
-  p->node = parc_node_of_cpu(p->cpu >= 0 ? p->cpu : sched_getcpu());
+  int cpu = parc_rt.pin ? parc_pin_self(p->id) : -1;
+  if (cpu < 0)
+    cpu = sched_getcpu(); /* unpinned: where it started */
+  /* relaxed: a report only */
+  __atomic_store_n(&p->cpu, cpu, __ATOMIC_RELAXED);
   parc_sigsegv_init_thread();
   p->sched = &p->sched_ctx;
   parc_ctx_init_native(p->sched);
@@ -215,13 +216,15 @@ static void *worker_main(void *arg) {
 /* Called once, under parc_rt.start_lock, by the first construct. */
 void parc_procs_start(void) {
   parc_proc *p0 = &parc_rt.procs[0];
+  parc_pin_init();
   parc_ctx_init_native(&root_ctx);
   parc_sched_ctx_make(p0, sched_entry);
   parc_sigsegv_install();
   parc_sigsegv_init_thread();
   if (parc_rt.P > 1 && parc_rt.pin)
     p0->cpu = parc_pin_self(0);
-  p0->node = parc_node_of_cpu(p0->cpu >= 0 ? p0->cpu : sched_getcpu());
+  if (p0->cpu < 0)
+    p0->cpu = sched_getcpu();
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
     pthread_attr_t a;
@@ -351,11 +354,12 @@ static void ready_push(parc_proc *q, parc_ctx *first, parc_ctx *last, int n) {
  * pinned, on whichever processor gets to it first). */
 void parc_ready(parc_ctx *c) {
   parc_proc *q = ready_target(c);
+  int unpinned = c->pin < 0; /* read before publishing: c may run at once */
   ready_push(q, c, c, 1);
   if (parc_rt.single)
     return;
   parc_wake_proc(q);
-  if (c->pin < 0 && parc_self() != q)
+  if (unpinned && parc_self() != q)
     parc_wake_any(); /* q may be busy for long; an idle processor may take it */
 }
 

@@ -65,7 +65,9 @@ static void report(void) {
     t.steals += ld(&s->steals);
     t.mapped += ld(&s->mapped);
     t.sleeps += ld(&s->sleeps);
-    fprintf(f, "parc: stats: proc=%d cpu=%d node=%d ", k, p->cpu, p->node);
+    /* libnuma is only ever called by one thread at a time: here, at exit. */
+    int cpu = __atomic_load_n(&p->cpu, __ATOMIC_RELAXED);
+    fprintf(f, "parc: stats: proc=%d cpu=%d node=%d ", k, cpu, parc_node_of_cpu(cpu));
     print_counters(f, s);
   }
   fprintf(f, "parc: stats: total procs=%d ", parc_rt.P);
