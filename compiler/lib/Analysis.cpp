@@ -332,7 +332,8 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr *DRE) {
     // needs a declaration of its own.
     bool FileScope = false;
     for (const FunctionDecl *R : FD->redecls())
-      if (!R->getLexicalDeclContext()->isFunctionOrMethod())
+      if (!R->getLexicalDeclContext()->isFunctionOrMethod() &&
+          S.SM.isBeforeInTranslationUnit(R->getLocation(), CurFn->FD->getBeginLoc()))
         FileScope = true;
     if (!FileScope)
       CurFn->LocalFunctions.insert(FD);

@@ -76,17 +76,21 @@ static QualType printable(const ASTContext &Ctx, QualType T) {
   return T;
 }
 
-/// Walks a variably modified type outside in: arrays and pointers, calling
-/// Dim(k) for the k-th variable dimension.  Returns the declarator of Inner
-/// with that type, e.g. `int (*p)[D0][5]` for Inner `*p`.
-static std::string vmDeclarator(const Session &S, QualType T, std::string Inner,
-                                const std::function<std::string(unsigned)> &Dim, unsigned &K) {
+/// Walks a type outside in through arrays and pointers, calling Dim(k) for
+/// the k-th variable dimension, and returns the declarator of Inner with
+/// that type, e.g. `int (*p)[D0][5]` for Inner `*p`.  Used where Clang's
+/// printer cannot be: variably modified types (their sizes are the
+/// parent's expressions) and anonymous local tags moved to file scope under
+/// a name of parcc's.
+std::string Outliner::declarator(QualType T, std::string Inner,
+                                 const std::function<std::string(unsigned)> &Dim,
+                                 unsigned &K) const {
   auto Suffix = [](std::string In, const std::string &Sfx) {
     if (!In.empty() && In[0] == '*')
       In = "(" + In + ")";
     return In + Sfx;
   };
-  while (T->isVariablyModifiedType()) {
+  while (true) {
     if (const ArrayType *AT = S.Ctx.getAsArrayType(T)) {
       if (isa<VariableArrayType>(AT))
         Inner = Suffix(Inner, "[" + Dim(K++) + "]");
@@ -105,7 +109,36 @@ static std::string vmDeclarator(const Session &S, QualType T, std::string Inner,
     }
     break;
   }
+  if (const auto *TT = T->getAs<TagType>()) {
+    auto It = AnonNames.find(TT->getDecl());
+    if (It != AnonNames.end()) {
+      std::string Q = T.getQualifiers().getAsString();
+      return (Q.empty() ? "" : Q + " ") + TT->getDecl()->getKindName().str() + " " +
+             It->second + (Inner.empty() ? "" : " " + Inner);
+    }
+  }
+  if (T->isFunctionType() && !Inner.empty() && Inner[0] == '*')
+    Inner = "(" + Inner + ")";
   return S.printType(printable(S.Ctx, T), Inner);
+}
+
+/// Does printing T need declarator() rather than Clang's printer?
+bool Outliner::needsDeclarator(QualType T) const {
+  if (T->isVariablyModifiedType())
+    return true;
+  while (true) {
+    if (const ArrayType *AT = S.Ctx.getAsArrayType(T)) {
+      T = AT->getElementType();
+      continue;
+    }
+    if (const auto *PT = T->getAs<PointerType>()) {
+      T = PT->getPointeeType();
+      continue;
+    }
+    break;
+  }
+  const auto *TT = T->getAs<TagType>();
+  return TT && AnonNames.count(TT->getDecl());
 }
 
 /// The dimension measurements of a VM type, for an lvalue Path of that type.
@@ -151,7 +184,13 @@ std::string Outliner::envFields(const Construct &C) const {
       for (unsigned K = 0; K < Dims.size(); ++K)
         Out += " uint64_t parc_dim_" + N + "_" + std::to_string(K) + "_;";
     } else {
-      Out += " " + S.printType(S.Ctx.getPointerType(printable(S.Ctx, V->getType())), N) + ";";
+      QualType PT = S.Ctx.getPointerType(printable(S.Ctx, V->getType()));
+      unsigned K = 0;
+      Out += " " +
+             (needsDeclarator(PT)
+                  ? declarator(PT, N, [](unsigned) { return std::string("0"); }, K)
+                  : S.printType(PT, N)) +
+             ";";
     }
   }
   if (C.CapturesRV)
@@ -193,8 +232,8 @@ std::string Outliner::bodyPrologue(const Construct &C) const {
       continue;
     std::string N = nameOf(V);
     unsigned K = 0;
-    std::string Decl = vmDeclarator(
-        S, V->getType(), "*parc_p_" + N + "_",
+    std::string Decl = declarator(
+        V->getType(), "*parc_p_" + N + "_",
         [&](unsigned I) { return "parc_env_->parc_dim_" + N + "_" + std::to_string(I) + "_"; },
         K);
     Out += "  " + Decl + " = parc_env_->" + N + "; (void)parc_p_" + N + "_;\n";
@@ -421,7 +460,10 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     }
     std::string Name = TD->getIdentifier()
                            ? TD->getName().str()
-                           : "parc_anon_L" + std::to_string(Line) + "_" + std::to_string(B) + "_";
+                           : "parc_anon_L" + std::to_string(Line) + "_" +
+                                 std::to_string(AnonNames.size()) + "_";
+    if (!TD->getIdentifier())
+      AnonNames[TD] = Name;
     std::string Kw = TD->getKindName().str();
     unsigned TB = S.offset(TD->getBeginLoc());
     unsigned LB = S.offset(TD->getBraceRange().getBegin());

@@ -17,6 +17,7 @@
 
 #include "parcc/Session.h"
 
+#include <functional>
 #include <set>
 #include <string>
 
@@ -45,6 +46,10 @@ public:
   /// Leaf edits: references to shared variables, `register` on shared
   /// variables.  False on error (reported).
   bool rewriteCaptures();
+  /// The declarator of Inner with type T (see Captures.cpp).
+  std::string declarator(clang::QualType T, std::string Inner,
+                         const std::function<std::string(unsigned)> &Dim, unsigned &K) const;
+  bool needsDeclarator(clang::QualType T) const;
   /// Local types and block-scope function declarations that the outlined
   /// code of F needs at file scope; removes moved declarations from F.
   bool hoistLocalDecls(FunctionModel &F, std::string &Out);
@@ -75,6 +80,8 @@ private:
 
   /// Names moved to file scope so far (tags and ordinary identifiers).
   std::set<std::string> HoistedTags, HoistedNames;
+  /// Anonymous local tags moved to file scope, by the name parcc gave them.
+  llvm::DenseMap<const clang::TagDecl *, std::string> AnonNames;
 };
 
 //--- Per construct family ------------------------------------------------
