@@ -129,11 +129,38 @@ void parc_finish(parc_drt *d, uint64_t n, int is_parent) {
     parc_ready(w);
 }
 
+/* The parent's own batches defer their accounting (see "Termination"): the
+ * count is subtracted when the parent blocks or waits at epar, or at once
+ * when a barrier is in use.  Nobody else can need it earlier: until then the
+ * parent is running activities of the same construct. */
+static void flush_deferred(parc_batch *b) {
+  uint64_t n = b->deferred;
+  if (n) {
+    b->deferred = 0;
+    parc_finish(b->d, n, 1);
+  }
+}
+
+static void account(parc_batch *b, uint64_t n) {
+  if (b->is_parent && !parc_rt.single) {
+    b->deferred += n;
+    /* relaxed: a stale 0 only defers the flush to the next batch end,
+     * block or epar (flush_deferred does the seq_cst handshake). */
+    if (__atomic_load_n(&b->d->bar_used, __ATOMIC_RELAXED))
+      flush_deferred(b);
+  } else {
+    parc_finish(b->d, n, b->is_parent);
+  }
+}
+
 void parc_account_prefix(parc_batch *b) {
   uint64_t n = b->act.cur - b->start;
-  if (n) {
-    b->start = b->act.cur;
-    parc_finish(b->d, n, b->is_parent);
+  b->start = b->act.cur;
+  if (b->is_parent) {
+    b->deferred += n;
+    flush_deferred(b);
+  } else if (n) {
+    parc_finish(b->d, n, 0);
   }
 }
 
@@ -171,7 +198,7 @@ void parc_run_batch(parc_ctx *c, parc_batch *b) {
   }
   uint64_t n = b->act.end - b->start;
   b->start = b->act.end;
-  parc_finish(d, n, b->is_parent);
+  account(b, n);
 }
 
 /* The parent waits at epar until every activity of d has been accounted.
@@ -201,25 +228,44 @@ static void wait_children(parc_ctx *c, parc_drt *d, uint64_t mine) {
   /* Readied by the last finisher after it released d->lock. */
 }
 
-/* Run d's activities inline on the parent's context, then wait for the rest. */
+/* Run d's activities inline on the parent's context, then wait for the rest.
+ * P == 1: one batch of everything, nothing published.  P > 1: the first
+ * share is claimed with a plain store before d is published (nobody else can
+ * see d yet), so a 2-section parblock costs one lock to publish, one CAS for
+ * the second share and one lock to unlink. */
 static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   parc_batch b;
+  uint64_t count = d->count, mine = 0, lo = 0, n;
   b.d = d;
   b.outer = parent;
-  b.act.total = d->count;
+  b.act.total = count;
   b.is_parent = 1;
   b.self_ended = 0;
+  b.deferred = 0;
   c->cur_act = &b;
-  uint64_t mine = 0, lo, n;
-  while ((n = parc_claim(d, &lo)) != 0) {
-    if (lo + n == d->count && d->listed)
-      parc_unlink_desc(d, 0);
+  if (parc_rt.single) {
+    n = count;
+  } else {
+    uint64_t P = (uint64_t)parc_rt.P;
+    n = count / P + (count % P != 0);
+  }
+  d->claimed = n;
+  if (n < count)
+    parc_push_desc(d->home, d);
+  do {
     b.act.next = b.act.cur = b.start = b.first = lo;
     b.act.end = lo + n;
     parc_run_batch(c, &b);
     mine += b.act.end - b.first; /* end may have been cut when an activity blocked */
-  }
+    if (mine == count)
+      break;
+    n = parc_claim(d, &lo);
+    if (n && lo + n == count)
+      parc_unlink_desc(d, 0);
+  } while (n);
   c->cur_act = parent;
+  if (mine != count)
+    flush_deferred(&b);
   wait_children(c, d, mine);
 }
 
@@ -241,8 +287,6 @@ void parc_spawn(parc_desc *pd, parc_site *site, parc_body_fn fn, void *env, uint
   parc_batch *parent = c->cur_act;
   desc_init(d, site, fn, env, count, parent);
   d->home = c->last;
-  if (!parc_rt.single && count > 1)
-    parc_push_desc(d->home, d);
   spawn_body(c, d, parent);
   if (PARC_UNLIKELY(d->killflag))
     parc_kill_done(d);
@@ -280,6 +324,7 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
     b.act.total = total;
     b.is_parent = 1;
     b.self_ended = 0;
+    b.deferred = 0;
     b.act.next = b.act.cur = b.start = b.first = (uint64_t)q;
     b.act.end = (uint64_t)q + 1;
     int old_pin = c->pin;
@@ -289,6 +334,7 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
     c->cur_act = parent;
     c->pin = old_pin;
     mine = b.act.end - b.first;
+    flush_deferred(&b);
   }
   wait_children(c, d, mine);
   if (PARC_UNLIKELY(d->killflag))
@@ -309,6 +355,7 @@ void parc_env_main(parc_ctx *self) {
     b.act.total = j->d->count;
     b.is_parent = 0;
     b.self_ended = 0;
+    b.deferred = 0;
     self->cur_act = &b;
     parc_run_batch(self, &b);
     self->cur_act = NULL;

@@ -118,6 +118,7 @@ typedef struct parc_batch {
   struct parc_batch *outer;   /* batch this context ran before (inline nesting) */
   uint64_t start;             /* first index not yet accounted as terminated */
   uint64_t first;             /* first index of the batch (statistics) */
+  uint64_t deferred;          /* parent only: terminated, not yet subtracted */
   int is_parent;              /* run inline by the construct's parent */
   int self_ended;             /* the current activity ended itself (pbreak/preturn) */
   jmp_buf jb;                 /* kill landing point (see kill.c) */

@@ -84,17 +84,20 @@
  * elsewhere, so the descriptor (on the parent's stack) is never freed under a
  * finisher.
  *
- * Sleeping without lost wake-ups (a Dekker pair on seq_cst atomics, which
- * TSan models; no bare fences):
- *   sleeper: store sleeping = 1; nsleeping += 1;  then re-check every work
- *            hint (nready, ninbox, nwork of all processors); sleep on its
- *            condvar only if none is set.
- *   pusher:  publish the work (under the list lock) and bump the list's hint
- *            with a seq_cst RMW; then load nsleeping / the target's sleeping
- *            flag; if set, clear it under the target's idle mutex and signal.
- * In the single total order of seq_cst operations, either the sleeper's
- * re-check follows the pusher's hint bump (it sees the work) or the pusher's
- * load follows the sleeper's store (it wakes the sleeper).
+ * Sleeping without lost wake-ups (ordered by the list locks, which TSan
+ * sees; no bare fences, and no RMW on the pusher's side, which is the spawn
+ * path):
+ *   sleeper: store sleeping = 1; nsleeping += 1; then re-check every list it
+ *            could take work from, each under its own lock (work_recheck);
+ *            sleep on its condvar only if all are empty.
+ *   pusher:  publish the work under the list's lock, unlock; then load
+ *            nsleeping / the target's sleeping flag; if set, clear it under
+ *            the target's idle mutex and signal.
+ * Either the sleeper's locked re-check of that list comes after the pusher's
+ * unlock (it sees the work), or it comes before the pusher's lock, and then
+ * the sleeper's store of `sleeping`, sequenced before its lock, happens
+ * before the pusher's load (it wakes the sleeper).  The work hints (nwork,
+ * nready, ninbox) only steer the spinning phase.
  *
  * Rejected approaches.
  *   - One global work queue (MAXI 4.1 as published): every spawn and claim
@@ -163,10 +166,14 @@ static inline void unlock_if(parc_spin *l) {
     parc_spin_unlock(l);
 }
 
-/* Hints read by idle processors; seq_cst so that they form the Dekker pair
- * with `sleeping` described in the essay. */
-static inline void hint_add(int *h, int v) { __atomic_fetch_add(h, v, __ATOMIC_SEQ_CST); }
-static inline int hint_get(int *h) { return __atomic_load_n(h, __ATOMIC_SEQ_CST); }
+/* Work hints (nwork, nready, ninbox): changed only under the lock of the
+ * list they describe, so a relaxed load + store is enough (no RMW: this is
+ * on the spawn path); read without the lock by idle processors, for whom a
+ * stale hint only costs a spin.  Sleeping never relies on them (idle()). */
+static inline void hint_add(int *h, int v) {
+  __atomic_store_n(h, __atomic_load_n(h, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+}
+static inline int hint_get(int *h) { return __atomic_load_n(h, __ATOMIC_RELAXED); }
 
 /* ---- Set-up --------------------------------------------------------------- */
 
@@ -285,6 +292,34 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The sleeper's re-check: like work_visible, but under each list's lock, so
+ * that it is ordered against every push (see the essay: a pusher publishes
+ * under the lock, then reads `sleeping`). */
+static int work_recheck(parc_proc *p) {
+  int found = 0;
+  parc_spin_lock(&p->ready_lock);
+  found |= p->rdy_head != NULL;
+  parc_spin_unlock(&p->ready_lock);
+  parc_spin_lock(&p->inbox_lock);
+  found |= p->inbox_n != 0;
+  parc_spin_unlock(&p->inbox_lock);
+  for (int k = 0; k < parc_rt.P && !found; k++) {
+    parc_proc *q = &parc_rt.procs[k];
+    parc_spin_lock(&q->lock);
+    found |= q->rhead != NULL;
+    for (parc_drt *d = q->dhead; d && !found; d = d->lnext)
+      found |= __atomic_load_n(&d->claimed, __ATOMIC_RELAXED) < d->count;
+    parc_spin_unlock(&q->lock);
+    if (q != p && !found) {
+      parc_spin_lock(&q->ready_lock);
+      for (parc_ctx *c = q->rdy_head; c && !found; c = c->next)
+        found |= c->pin < 0;
+      parc_spin_unlock(&q->ready_lock);
+    }
+  }
+  return found;
+}
+
 static int steal_ready_possible(parc_proc *p) {
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *q = &parc_rt.procs[k];
@@ -310,11 +345,11 @@ static void idle(parc_proc *p) {
       break;
   }
   pthread_mutex_lock(&p->idle_mu);
-  /* seq_cst: first half of the Dekker pair: announce, then re-check. */
+  /* Announce, then re-check under the list locks (see the essay). */
   __atomic_store_n(&p->sleeping, 1, __ATOMIC_SEQ_CST);
   __atomic_fetch_add(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
   pthread_mutex_unlock(&p->idle_mu);
-  if (!work_visible(p)) {
+  if (!work_recheck(p)) {
     PARC_STAT_ADD(p, sleeps, 1);
     pthread_mutex_lock(&p->idle_mu);
     while (p->sleeping)
@@ -489,7 +524,6 @@ static void run_job(parc_proc *p, const parc_job *job) {
 
 /* Push d on p's list (newest first).  Caller: the parent, P > 1. */
 void parc_push_desc(parc_proc *p, parc_drt *d) {
-  d->home = p;
   d->lprev = NULL;
   parc_spin_lock(&p->lock);
   d->lnext = p->dhead;
