@@ -6,6 +6,8 @@
  *   parfor N      parfor of N tiny activities (sum of i)
  *   lparfor N     lparfor of the same loop
  *   sync N R      parfor N { sync; } repeated R times (ms per construct)
+ *   synccold N    the first parfor N { sync; } of the process (envelopes
+ *                 created, not reused: MAXI 5.4's batch allocation)
  *   sync2 N M R   parfor N { parfor M { sync; } } repeated R times
  *   work N US     parfor of N activities of US microseconds of busy work
  *                 (reports the ratio to the ideal N*US/P)
@@ -164,6 +166,12 @@ int main(int argc, char **argv) {
       parc_spawn(&d, &s_sync, sync_body, NULL, (uint64_t)n);
     double t = (now() - t0) / (double)reps;
     printf("sync(%ld) P=%d time=%.3f ms per construct\n", n, P, t * 1e3);
+  } else if (!strcmp(m, "synccold")) {
+    parc_desc d;
+    double t0 = now();
+    parc_spawn(&d, &s_sync, sync_body, NULL, (uint64_t)n);
+    double t = now() - t0;
+    printf("synccold(%ld) P=%d time=%.3f ms\n", n, P, t * 1e3);
   } else if (!strcmp(m, "sync2")) {
     uint64_t mm = argc > 3 ? (uint64_t)atol(argv[3]) : 100;
     long reps = argc > 4 ? atol(argv[4]) : 5;

@@ -53,5 +53,49 @@ parc_ctx_start_:
 	ud2			/* entry functions never return */
 	.cfi_endproc
 	.size	parc_ctx_start_, .-parc_ctx_start_
+
+/* int parc_setjmp_(uint64_t buf[8]) / parc_longjmp_(uint64_t buf[8], int v):
+ * the landing point of a killed batch (kill.c).  Only what the SysV ABI
+ * makes callee-saved, plus rsp and the return address: no signal mask, no
+ * pointer mangling, no shadow-stack bookkeeping (sanitized builds use libc's
+ * _setjmp/_longjmp, which the sanitizers intercept). */
+	.globl	parc_setjmp_
+	.hidden	parc_setjmp_
+	.type	parc_setjmp_, @function
+	.p2align 4
+parc_setjmp_:
+	.cfi_startproc
+	movq	(%rsp), %rax
+	movq	%rax, 0(%rdi)
+	leaq	8(%rsp), %rax
+	movq	%rax, 8(%rdi)
+	movq	%rbp, 16(%rdi)
+	movq	%rbx, 24(%rdi)
+	movq	%r12, 32(%rdi)
+	movq	%r13, 40(%rdi)
+	movq	%r14, 48(%rdi)
+	movq	%r15, 56(%rdi)
+	xorl	%eax, %eax
+	ret
+	.cfi_endproc
+	.size	parc_setjmp_, .-parc_setjmp_
+
+	.globl	parc_longjmp_
+	.hidden	parc_longjmp_
+	.type	parc_longjmp_, @function
+	.p2align 4
+parc_longjmp_:
+	.cfi_startproc
+	movq	16(%rdi), %rbp
+	movq	24(%rdi), %rbx
+	movq	32(%rdi), %r12
+	movq	40(%rdi), %r13
+	movq	48(%rdi), %r14
+	movq	56(%rdi), %r15
+	movq	8(%rdi), %rsp
+	movl	%esi, %eax
+	jmpq	*0(%rdi)
+	.cfi_endproc
+	.size	parc_longjmp_, .-parc_longjmp_
 #endif
 	.section .note.GNU-stack,"",@progbits

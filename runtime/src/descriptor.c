@@ -164,12 +164,12 @@ void parc_account_prefix(parc_batch *b) {
   }
 }
 
-/* Run batch b on context c and account all of it.  The _setjmp is the
+/* Run batch b on context c and account all of it.  The setjmp is the
  * landing point of a kill (kill.c): the activities [cur, end) were killed
  * (less the current one if it ended itself by pbreak/preturn). */
 static __attribute__((noinline)) uint64_t run_body(parc_batch *b) {
-  /* Nothing local lives across the _setjmp: all state is in *b. */
-  if (_setjmp(b->jb) == 0) {
+  /* Nothing local lives across the setjmp: all state is in *b. */
+  if (parc_setjmp(b->jb) == 0) {
     b->d->fn(&b->act, b->d->env);
     return 0;
   }

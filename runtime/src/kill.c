@@ -53,9 +53,9 @@
  * woken: it keeps waiting until its children (victims too) have stopped, then
  * its epar poll unwinds it.
  *
- * Unwinding.  Each batch has a _setjmp landing point (descriptor.c).  The poll
+ * Unwinding.  Each batch has a setjmp landing point (descriptor.c).  The poll
  * slow path finds the innermost batch of the running context and, if its
- * descriptor is a victim, _longjmps there; every outer batch on the same
+ * descriptor is a victim, longjmps there; every outer batch on the same
  * context belongs to an ancestor activity, which unwinds at its own epar poll
  * once the inner construct has been accounted.  No runtime lock is ever held
  * across a poll.
@@ -224,7 +224,7 @@ void parc_kill_done(parc_drt *d) {
 
 _Noreturn void parc_unwind(parc_batch *b) {
   PARC_ASSERT(parc_self()->cur->cur_act == b);
-  _longjmp(b->jb, 1);
+  parc_longjmp(b->jb, 1);
 }
 
 void parc_poll_slow(void) {
