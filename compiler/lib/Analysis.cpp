@@ -263,7 +263,7 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
       return true;
     }
     const auto *Bounds = cast<CallExpr>(cast<Expr>(Body[2])->IgnoreImplicit());
-    if (Bounds->getNumArgs() != 4) {
+    if (Bounds->getNumArgs() != 5) {
       shapeError(Body[2], Kw);
       return true;
     }
@@ -274,12 +274,12 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
     }
     C->Index = Index;
     for (unsigned I = 0; I < 3; ++I)
-      C->Bounds[I] = Bounds->getArg(I + 1)->IgnoreImpCasts();
+      C->Bounds[I] = Bounds->getArg(I + 2)->IgnoreImpCasts();
     Wrappers.push_back(Do);
     // The header belongs to the parent: it declares the index and evaluates
     // the bounds before any activity exists.
     TraverseDecl(Index);
-    for (unsigned I = 1; I < 4; ++I)
+    for (unsigned I = 2; I < 5; ++I)
       TraverseStmt(const_cast<Expr *>(Bounds->getArg(I)));
   }
 

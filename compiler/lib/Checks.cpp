@@ -8,6 +8,7 @@
 #include "parcc/Checks.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -159,14 +160,37 @@ void checkConstructs(Session &S) {
       S.error(P.Ret->getReturnLoc(), "'preturn' cannot be used inside a macro argument");
 }
 
+/// A shared variable reaches an activity through its environment: the
+/// reference must be text of the user's that parcc can rewrite.
+void checkUses(Session &S) {
+  for (const VarUse &U : S.M.Uses) {
+    SourceLocation L = U.Ref->getLocation();
+    if (!L.isMacroID())
+      continue;
+    if (!S.SM.isMacroArgExpansion(L)) {
+      StringRef Macro = Lexer::getImmediateMacroName(L, S.SM, S.Ctx.getLangOpts());
+      S.error(L, "variable '%0' is used through macro '%1' inside a parallel activity")
+          << U.Var->getName() << Macro;
+      S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; pass it "
+                                   "to the macro as an argument")
+          << U.Var->getName();
+    } else if (!S.SM.isWrittenInMainFile(S.SM.getSpellingLoc(L))) {
+      S.error(L, "variable '%0' is used inside a parallel activity through text outside "
+                 "this file")
+          << U.Var->getName();
+    }
+  }
+}
+
 } // namespace
 
 bool runChecks(Session &S) {
-  unsigned Before = S.Diags.getNumErrors();
+  unsigned Before = S.Diags.getClient()->getNumErrors();
   checkConstructs(S);
   checkMarks(S);
   checkJumps(S);
-  return S.Diags.getNumErrors() == Before && !S.hasErrors();
+  checkUses(S);
+  return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
 }
 
 } // namespace parcc

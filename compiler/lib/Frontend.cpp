@@ -129,12 +129,11 @@ public:
     Session S(Ctx, Diags, St.TP, St.Orig, St.FileName, St.Lower);
     if (!analyze(S) || !runChecks(S))
       return;
-    if (St.SyntaxOnly) {
-      St.Ok = true;
-      return;
-    }
+    // Lowering runs for -fsyntax-only too: it has errors of its own (local
+    // types that cannot move to file scope, ...).
     Outliner O(S);
-    St.Ok = O.run(St.Out) && !Diags.hasErrorOccurred();
+    std::string Discard;
+    St.Ok = O.run(St.SyntaxOnly ? Discard : St.Out) && !Diags.hasErrorOccurred();
   }
 
 private:

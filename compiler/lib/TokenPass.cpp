@@ -21,7 +21,7 @@ namespace parcc {
 const char MarkerPrelude[] =
     "void parc_mark_parblock(void); void parc_mark_parfor(void); "
     "void parc_mark_lparfor(int); "
-    "void parc_mark_bounds(const volatile void *, ...); "
+    "void parc_mark_bounds(int, ...); "
     "int parc_mark_act(void); void parc_mark_end(void); "
     "void parc_mark_pbreak(void); void parc_mark_sync(void); ";
 
@@ -281,7 +281,7 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
       error(Var.Off, "missing type of '%0' index '%1'", {name(F.Kind), Var.Ident});
       return headerNote(F);
     }
-    insert(Semi.Off + 1, (" parc_mark_bounds(&" + Var.Ident + ", (").str(), Var.Off);
+    insert(Semi.Off + 1, (" parc_mark_bounds(0, &" + Var.Ident + ", (").str(), Var.Off);
     break;
   }
   case 1:
