@@ -186,6 +186,8 @@ int main(int argc, char **argv) {
   } else if (!strcmp(m, "work")) {
     double us = argc > 3 ? atof(argv[3]) : 1000;
     parc_desc d;
+    double warm = 10;
+    parc_spawn(&d, &s_work, work_body, &warm, (uint64_t)P); /* start the processors */
     double t0 = now();
     parc_spawn(&d, &s_work, work_body, &us, (uint64_t)n);
     double t = now() - t0;

@@ -3,14 +3,23 @@
  *
  * Protocols (the essay at the top of processor.c gives the whole picture):
  *
+ * Spawn (P > 1).  The parent claims its first share ceil(count/P) with a
+ * plain store before d is published (no other thread can see d yet), then
+ * pushes d on its processor's list under the list lock (that unlock is the
+ * release that publishes every field of d to thieves, who scan under the
+ * same lock), and runs the share inline.  A 2-section parblock costs one
+ * lock to publish, one CAS for the second share and one lock to unlink:
+ * three atomic read-modify-writes.  P == 1: one share of everything, d is
+ * never published, no atomic RMW at all.
+ *
  * Claim.  d->claimed is the next unclaimed index.  A claimer CASes it from c
  * to c + n with n = ceil((count - c) / P) (guided self-scheduling, MAXI 5.2).
  * Relaxed suffices: the CAS only partitions indices; the descriptor's
- * contents were published to thieves by the list lock (acquire) and are the
+ * contents reached thieves through the list lock (acquire) and are the
  * parent's own writes otherwise.  The claimer that makes claimed == count
  * unlinks d from its home list, so an unlisted descriptor has nothing left
  * to claim.  When a kill is under way and d is a victim, a claimer takes
- * everything left at once and accounts it as killed.
+ * everything left at once; the batch then accounts it as killed.
  *
  * Termination.  d->unfinished counts activities not yet accounted as
  * terminated (killed or never started included).  A batch accounts its
@@ -20,15 +29,19 @@
  *   - Non-parent finishers: lock d; unfinished -= n; if it reached 0, take
  *     the parked parent out of d->waiter; check the barrier; unlock; then
  *     ready the parent.  Nothing in d is touched after the unlock.
- *   - The parent's own inline batches: unfinished -= n with a seq_cst RMW and
- *     no lock (the parent never waits on itself), then a seq_cst load of
+ *   - The parent's own inline batches defer their count (batch.deferred)
+ *     until the parent blocks, waits at epar, or sees bar_used set: until
+ *     then it is itself running activities of d, so nobody can need the
+ *     count sooner.  The flush is unfinished -= n with a seq_cst RMW and no
+ *     lock (the parent never waits on itself), then a seq_cst load of
  *     bar_used: if a barrier is in use, lock d and check it (the Dekker pair
  *     with parc_sync's seq_cst store of bar_used and load of unfinished).
  *   - The parent at epar: if it accounted all `count` activities itself,
- *     nobody else touched d and it leaves at once.  Otherwise it locks d; if
- *     unfinished == 0 it unlocks and leaves (the lock orders it after every
- *     finisher's unlock); else it stores itself in d->waiter and parks with
- *     d->lock released by the scheduler after the switch.
+ *     nobody else touched d and it leaves at once (no flush needed either).
+ *     Otherwise it flushes, locks d; if unfinished == 0 it unlocks and
+ *     leaves (the lock orders it after every finisher's unlock); else it
+ *     stores itself in d->waiter and parks with d->lock released by the
+ *     scheduler after the switch.
  * At P == 1 the same steps run with plain loads and stores and no locks.
  */
 #include <string.h>
