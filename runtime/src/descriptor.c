@@ -7,20 +7,23 @@
  * plain store before d is published (no other thread can see d yet), then
  * pushes d on its processor's list under the list lock (that unlock is the
  * release that publishes every field of d to thieves, who scan under the
- * same lock), and runs the share inline.  A 2-section parblock costs one
- * lock to publish, one CAS for the second share and one lock to unlink:
- * three atomic read-modify-writes.  P == 1: one share of everything, d is
- * never published, no atomic RMW at all.
+ * same lock), and runs the share inline.  Its later claims are made under
+ * the same lock (parent_claim), which also unlinks d with the last share.
+ * A 2-section parblock costs two atomic read-modify-writes: the lock to
+ * publish and the lock to claim the second section and unlink.  P == 1: one
+ * share of everything, d is never published, no atomic RMW at all.
  *
- * Claim.  d->claimed is the next unclaimed index.  A claimer CASes it from c
- * to c + n with n = ceil((count - c) / P) (guided self-scheduling, MAXI 5.2).
- * Relaxed suffices: the CAS only partitions indices; the descriptor's
- * contents reached thieves through the list lock (acquire) and are the
- * parent's own writes otherwise.  The claimer that makes claimed == count
- * unlinks d from its home list, so an unlisted descriptor has nothing left
- * to claim.  When a kill is under way and d is a victim, a claimer takes
- * everything left at once; the batch then accounts it as killed.
- *
+ * Claim.  d->claimed is the next unclaimed index; a claim advances it by
+ * n = ceil((count - c) / P) (guided self-scheduling, MAXI 5.2).  Every
+ * claim at P > 1 is made under d->home->lock (thieves and get_work find d on
+ * that list under it; the parent takes it in parent_claim), so plain loads
+ * and stores suffice; they are relaxed atomics only because the idle
+ * processors' locked re-check reads them too.  The claimer that makes
+ * claimed == count unlinks d in the same critical section, so a listed
+ * descriptor always has something left to claim but for that instant.  When
+ * a kill is under way and d is a victim, a claimer takes everything left;
+ * the batch then accounts it as killed without running it.
+
  * Termination.  d->unfinished counts activities not yet accounted as
  * terminated (killed or never started included).  A batch accounts its
  * activities when it ends, or its terminated prefix when its current
@@ -47,6 +50,34 @@
 #include <string.h>
 
 #include "internal.h"
+
+/* The parent's claims after its first share (P > 1).  Every other claimer
+ * (thieves, the home processor's get_work) claims with d->home->lock held, so
+ * under that lock the parent can claim with a plain load and store, and
+ * unlink d in the same critical section when it takes the last share: one
+ * atomic RMW (the lock) instead of a CAS plus a lock. */
+static uint64_t parent_claim(parc_drt *d, uint64_t *lo) {
+  uint64_t count = d->count;
+  /* relaxed: claimed only grows; seeing count means nothing is left. */
+  if (__atomic_load_n(&d->claimed, __ATOMIC_RELAXED) >= count)
+    return 0;
+  int all = parc_kill_active() && parc_victim(d);
+  uint64_t P = (uint64_t)parc_rt.P, n = 0;
+  parc_proc *h = d->home;
+  parc_spin_lock(&h->lock);
+  uint64_t c = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
+  uint64_t rem = count - c;
+  if (rem) {
+    n = all ? rem : rem / P + (rem % P != 0);
+    /* relaxed store under the lock: see above (thieves CAS under it too). */
+    __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
+    *lo = c;
+    if (c + n == count)
+      parc_unlink_desc(d, 1);
+  }
+  parc_spin_unlock(&h->lock);
+  return n;
+}
 
 static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, uint64_t count,
                       parc_batch *parent) {
@@ -76,6 +107,8 @@ static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, 
     parc_stats_site(site, count);
 }
 
+/* Precondition (P > 1): d->home->lock held (get_work's take_local and steal
+ * find d on that list under it). */
 uint64_t parc_claim(parc_drt *d, uint64_t *lo) {
   uint64_t count = d->count;
   if (parc_rt.single) {
@@ -86,21 +119,15 @@ uint64_t parc_claim(parc_drt *d, uint64_t *lo) {
     *lo = c;
     return count - c;
   }
-  int all = parc_kill_active() && parc_victim(d);
-  uint64_t P = (uint64_t)parc_rt.P;
-  /* relaxed: see "Claim" above. */
+  /* relaxed: the home lock orders all claims (see "Claim"). */
   uint64_t c = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
-  for (;;) {
-    uint64_t rem = count - c;
-    if (rem == 0)
-      return 0;
-    uint64_t n = all ? rem : rem / P + (rem % P != 0);
-    if (__atomic_compare_exchange_n(&d->claimed, &c, c + n, 1, __ATOMIC_RELAXED,
-                                    __ATOMIC_RELAXED)) {
-      *lo = c;
-      return n;
-    }
-  }
+  uint64_t rem = count - c, P = (uint64_t)parc_rt.P;
+  if (rem == 0)
+    return 0;
+  uint64_t n = parc_kill_active() && parc_victim(d) ? rem : rem / P + (rem % P != 0);
+  __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
+  *lo = c;
+  return n;
 }
 
 void parc_finish(parc_drt *d, uint64_t n, int is_parent) {
@@ -244,8 +271,7 @@ static void wait_children(parc_ctx *c, parc_drt *d, uint64_t mine) {
 /* Run d's activities inline on the parent's context, then wait for the rest.
  * P == 1: one batch of everything, nothing published.  P > 1: the first
  * share is claimed with a plain store before d is published (nobody else can
- * see d yet), so a 2-section parblock costs one lock to publish, one CAS for
- * the second share and one lock to unlink. */
+ * see d yet); later shares come from parent_claim. */
 static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   parc_batch b;
   uint64_t count = d->count, mine = 0, lo = 0, n;
@@ -272,9 +298,7 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
     mine += b.act.end - b.first; /* end may have been cut when an activity blocked */
     if (mine == count)
       break;
-    n = parc_claim(d, &lo);
-    if (n && lo + n == count)
-      parc_unlink_desc(d, 0);
+    n = parc_rt.single ? parc_claim(d, &lo) : parent_claim(d, &lo);
   } while (n);
   c->cur_act = parent;
   if (mine != count)

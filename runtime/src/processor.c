@@ -30,7 +30,7 @@
  * WorkCrews and PACLIB's virtual tasks).  At P = 1 the parent claims all at
  * once, the descriptor is never listed, and the construct costs a few stores,
  * a setjmp and the body call: no lock, no atomic RMW, no allocation.  At
- * P > 1 a 2-section parblock costs three atomic RMWs (descriptor.c, Spawn).
+ * P > 1 a 2-section parblock costs two atomic RMWs (descriptor.c, Spawn).
  *
  * The parent runs ONLY its own descriptor's activities inline.  Running
  * unrelated work on a waiting parent's stack (Cilk-style "leapfrogging" done
