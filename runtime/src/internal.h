@@ -291,6 +291,7 @@ typedef struct parc_proc {
   _Alignas(PARC_CACHELINE) parc_spin ready_lock;
   parc_ctx *rdy_head, *rdy_tail;
   int nready;                 /* hint (atomic) */
+  int nstealable;             /* hint (atomic): unpinned ones */
 
   /* Mapped-lparfor inbox: descriptors whose chunk `id` is to run here. */
   parc_spin inbox_lock;

@@ -324,7 +324,7 @@ static int work_recheck(parc_proc *p) {
 static int steal_ready_possible(parc_proc *p) {
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *q = &parc_rt.procs[k];
-    if (q != p && hint_get(&q->nready))
+    if (q != p && hint_get(&q->nstealable))
       return 1;
   }
   return 0;
@@ -374,7 +374,7 @@ static parc_proc *ready_target(parc_ctx *c) {
   return c->last ? c->last : &parc_rt.procs[0];
 }
 
-static void ready_push(parc_proc *q, parc_ctx *first, parc_ctx *last, int n) {
+static void ready_push(parc_proc *q, parc_ctx *first, parc_ctx *last, int n, int unpinned) {
   last->next = NULL;
   lock_if(&q->ready_lock);
   if (q->rdy_tail)
@@ -383,6 +383,7 @@ static void ready_push(parc_proc *q, parc_ctx *first, parc_ctx *last, int n) {
     q->rdy_head = first;
   q->rdy_tail = last;
   hint_add(&q->nready, n);
+  hint_add(&q->nstealable, unpinned);
   unlock_if(&q->ready_lock);
 }
 
@@ -391,7 +392,7 @@ static void ready_push(parc_proc *q, parc_ctx *first, parc_ctx *last, int n) {
 void parc_ready(parc_ctx *c) {
   parc_proc *q = ready_target(c);
   int unpinned = c->pin < 0; /* read before publishing: c may run at once */
-  ready_push(q, c, c, 1);
+  ready_push(q, c, c, 1, unpinned);
   if (parc_rt.single)
     return;
   parc_wake_proc(q);
@@ -415,17 +416,17 @@ void parc_ready_list(parc_ctx *head) {
           first = c;
         last = c;
         n++;
-        unpinned |= c->pin < 0;
+        unpinned += c->pin < 0;
       } else {
         *rt = c;
         rt = &c->next;
       }
     }
     *rt = NULL;
-    ready_push(q, first, last, n);
+    ready_push(q, first, last, n, unpinned);
     if (!parc_rt.single) {
       parc_wake_proc(q);
-      if (unpinned && n > 1)
+      if (unpinned > 1)
         parc_wake_any();
     }
     head = rest;
@@ -442,6 +443,7 @@ static parc_ctx *pop_ready(parc_proc *p) {
     if (!p->rdy_head)
       p->rdy_tail = NULL;
     hint_add(&p->nready, -1);
+    hint_add(&p->nstealable, -(c->pin < 0));
   }
   unlock_if(&p->ready_lock);
   return c;
@@ -450,7 +452,7 @@ static parc_ctx *pop_ready(parc_proc *p) {
 static parc_ctx *steal_ready(parc_proc *p) {
   for (int i = 1; i < parc_rt.P; i++) {
     parc_proc *q = &parc_rt.procs[(p->id + i) % parc_rt.P];
-    if (!hint_get(&q->nready))
+    if (!hint_get(&q->nstealable))
       continue;
     parc_spin_lock(&q->ready_lock);
     parc_ctx *prev = NULL, *c = q->rdy_head;
@@ -466,6 +468,7 @@ static parc_ctx *steal_ready(parc_proc *p) {
       if (q->rdy_tail == c)
         q->rdy_tail = prev;
       hint_add(&q->nready, -1);
+      hint_add(&q->nstealable, -1);
     }
     parc_spin_unlock(&q->ready_lock);
     if (c) {
