@@ -432,6 +432,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     };
     unsigned B = S.offset(DS->getBeginLoc()), E = S.offset(DS->getEndLoc()) + 1;
     unsigned Line = S.lineOf(B);
+    replayMacros(B, Out);
     if (OnlyTypes) {
       for (const Decl *X : DS->decls())
         CheckNames(X);

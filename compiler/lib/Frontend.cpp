@@ -109,6 +109,47 @@ private:
   std::vector<SkippedRange> &Out;
 };
 
+/// Records the lines of the main file's #define and #undef directives that
+/// the preprocessor executed: outlined code is moved before its function,
+/// so the macros a function defines must be defined again there.
+class MacroRecorder : public PPCallbacks {
+public:
+  MacroRecorder(SourceManager &SM, StringRef Text, std::vector<std::pair<unsigned, unsigned>> &Out)
+      : SM(SM), Text(Text), Out(Out) {}
+  void MacroDefined(const Token &Name, const MacroDirective *) override { add(Name); }
+  void MacroUndefined(const Token &Name, const MacroDefinition &, const MacroDirective *) override {
+    add(Name);
+  }
+
+private:
+  void add(const Token &Name) {
+    SourceLocation L = Name.getLocation();
+    if (L.isInvalid() || L.isMacroID() || SM.getFileID(L) != SM.getMainFileID())
+      return;
+    unsigned Off = SM.getFileOffset(L);
+    unsigned B = Off;
+    while (B > 0 && Text[B - 1] != '\n')
+      --B;
+    unsigned E = Off;
+    while (E < Text.size()) {
+      if (Text[E] == '\n') {
+        unsigned P = E;
+        if (P > 0 && Text[P - 1] == '\r')
+          --P;
+        if (P == 0 || Text[P - 1] != '\\') {
+          ++E;
+          break;
+        }
+      }
+      ++E;
+    }
+    Out.push_back({B, E});
+  }
+  SourceManager &SM;
+  StringRef Text;
+  std::vector<std::pair<unsigned, unsigned>> &Out;
+};
+
 struct TranslateState {
   const TokenPassResult &TP;
   OriginalSource &Orig;
@@ -116,6 +157,7 @@ struct TranslateState {
   LowerOptions Lower;
   bool SyntaxOnly;
   std::string &Out;
+  std::vector<std::pair<unsigned, unsigned>> MacroLines;
   bool Ok = false;
 };
 
@@ -127,6 +169,7 @@ public:
     if (Diags.hasErrorOccurred())
       return;
     Session S(Ctx, Diags, St.TP, St.Orig, St.FileName, St.Lower);
+    S.MacroLines = St.MacroLines;
     if (!analyze(S) || !runChecks(S))
       return;
     // Lowering runs for -fsyntax-only too: it has errors of its own (local
@@ -148,6 +191,11 @@ public:
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     return std::make_unique<ParccConsumer>(CI, St);
+  }
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
+    return true;
   }
 
 private:

@@ -92,14 +92,28 @@ static std::string prototype(const Session &S, const FunctionDecl *FD) {
   return Out + S.printType(FD->getType(), FD->getName()) + ";\n";
 }
 
+void Outliner::replayMacros(unsigned UpTo, std::string &Out) {
+  for (const auto &L : S.MacroLines)
+    if (L.first >= Replayed && L.first < UpTo) {
+      Out += S.TP.Text.substr(L.first, L.second - L.first);
+      if (Out.back() != '\n')
+        Out += '\n';
+    }
+  Replayed = std::max(Replayed, UpTo);
+}
+
 bool Outliner::lowerFunction(FunctionModel &F) {
   const FunctionDecl *FD = F.FD;
+  SourceLocation Begin = S.SM.getExpansionLoc(FD->getBeginLoc());
+  unsigned At = S.SM.getFileOffset(Begin);
+  Replayed = At;
   std::string Block;
   bool Ok = hoistLocalDecls(F, Block);
   if (F.Recursive)
     Block = prototype(S, FD) + Block;
 
   for (Construct *C : F.PostOrder) {
+    replayMacros(S.offset(C->Block->getLBracLoc()), Block);
     Block += "static parc_site " + siteName(*C) + " = PARC_SITE_INIT(\"" + S.quotedFileName() +
              "\", \"" + FD->getName().str() + "\", " + std::to_string(C->Line) + ", " +
              std::to_string(C->Col) + ", " + abiKindOf(C->Kind) + ");\n";
@@ -134,8 +148,6 @@ bool Outliner::lowerFunction(FunctionModel &F) {
 
   if (Block.empty())
     return Ok;
-  SourceLocation Begin = S.SM.getExpansionLoc(FD->getBeginLoc());
-  unsigned At = S.SM.getFileOffset(Begin);
   bool LineStart = At == 0 || S.TP.Text[At - 1] == '\n';
   S.Edits.insert(At, (LineStart ? "" : "\n") + Block + S.lineDirective(S.lineOf(At)));
   return Ok;

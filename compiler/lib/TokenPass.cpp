@@ -112,9 +112,18 @@ const char *spell(tok::TokenKind K) {
   return K == tok::l_paren ? "(" : K == tok::l_square ? "[" : "{";
 }
 
-/// Lexes the main file raw; drops directive lines and skipped regions.
+/// A preprocessor directive line of the main file.
+struct Directive {
+  enum Kind { If, Elif, Else, Endif, Other } K = Other;
+  unsigned Begin; // the '#'
+  unsigned End;   // the next token at the start of a line (or end of file)
+  size_t NextTok; // index of the first active token after it
+};
+
+/// Lexes the main file raw; drops directive lines and skipped regions,
+/// which it lists in Dirs.
 std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptions &LO,
-                            ArrayRef<SkippedRange> Skipped) {
+                            ArrayRef<SkippedRange> Skipped, std::vector<Directive> &Dirs) {
   std::vector<RTok> Out;
   llvm::MemoryBufferRef Buf = SM.getBufferOrFake(FID);
   Lexer L(FID, Buf, SM, LO);
@@ -122,15 +131,42 @@ std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptio
   Token T;
   size_t SkipIdx = 0;
   bool InDirective = false;
+  unsigned SinceHash = 0; // tokens of the current directive after its '#'
   while (true) {
     bool AtEOF = L.LexFromRawLexer(T);
     if (T.is(tok::eof))
       break;
     unsigned Off = SM.getFileOffset(T.getLocation());
-    if (T.isAtStartOfLine())
+    if (T.isAtStartOfLine()) {
+      if (InDirective) {
+        // Up to the start of this token's line: its indentation stays.
+        unsigned E = Off;
+        while (E > Dirs.back().Begin && Buf.getBuffer()[E - 1] != '\n')
+          --E;
+        Dirs.back().End = E;
+      }
       InDirective = false;
-    if (T.is(tok::hash) && T.isAtStartOfLine())
+    }
+    bool DirectiveName = false;
+    if (T.is(tok::hash) && T.isAtStartOfLine()) {
       InDirective = true;
+      SinceHash = 0;
+      Dirs.push_back({Directive::Other, Off, (unsigned)Buf.getBufferSize(), Out.size()});
+    } else if (InDirective) {
+      DirectiveName = SinceHash++ == 0;
+    }
+    if (DirectiveName && T.is(tok::raw_identifier)) {
+      StringRef W = T.getRawIdentifier();
+      Directive &D = Dirs.back();
+      if (W == "if" || W == "ifdef" || W == "ifndef")
+        D.K = Directive::If;
+      else if (W == "elif" || W == "elifdef" || W == "elifndef")
+        D.K = Directive::Elif;
+      else if (W == "else")
+        D.K = Directive::Else;
+      else if (W == "endif")
+        D.K = Directive::Endif;
+    }
     if (!InDirective) {
       while (SkipIdx < Skipped.size() && Skipped[SkipIdx].End <= Off)
         ++SkipIdx;
@@ -191,12 +227,19 @@ private:
   }
   unsigned eofOffset() const { return SM.getBufferData(FID).size(); }
 
-  void replace(const RTok &T, std::string Text, bool Linear = false, bool Preturn = false) {
+  /// Every replacement but those of pbreak, preturn and sync changes the
+  /// construct structure; a preprocessor conditional whose branches see
+  /// different structures straddles a construct boundary.
+  void replace(const RTok &T, std::string Text, bool Linear = false, bool Preturn = false,
+               bool Structural = true) {
     Repls.push_back({T.Off, T.Len, std::move(Text), T.Off, Linear, Preturn});
+    Structure += Structural;
   }
   void insert(unsigned Off, std::string Text, unsigned Anchor) {
     Repls.push_back({Off, 0, std::move(Text), Anchor, false, false});
+    ++Structure;
   }
+  void flattenStraddlingConditionals();
 
   template <unsigned N>
   bool error(unsigned Off, const char (&Fmt)[N], ArrayRef<StringRef> Args = {}) {
@@ -238,6 +281,10 @@ private:
   IdentifierTable Idents;
 
   std::vector<RTok> Toks;
+  std::vector<Directive> Dirs;
+  /// Structure before each token (see replace()).
+  std::vector<unsigned> StructureAt;
+  unsigned Structure = 0;
   std::vector<char> HeadClose, TernaryColon;
   std::vector<Frame> Frames;
   std::vector<Bracket> Brackets;
@@ -450,32 +497,97 @@ bool TokenPass::step(size_t &I) {
     error(T.Off, "'epar' without a matching 'parblock', 'parfor' or 'lparfor'");
     return false;
   case KW::Pbreak:
-    replace(T, "parc_mark_pbreak()");
+    replace(T, "parc_mark_pbreak()", false, false, false);
     if (I + 1 >= Toks.size() || Toks[I + 1].Kind != tok::semi) {
       error(I + 1 < Toks.size() ? Toks[I + 1].Off : eofOffset(), "expected ';' after 'pbreak'");
       return false;
     }
     return true;
   case KW::Preturn:
-    replace(T, "return ", /*Linear=*/true, /*Preturn=*/true);
+    replace(T, "return ", /*Linear=*/true, /*Preturn=*/true, /*Structural=*/false);
     return true;
   case KW::Sync:
     if (I + 1 < Toks.size() && Toks[I + 1].Kind == tok::semi && stmtBoundaryBefore(I))
-      replace(T, "parc_mark_sync()");
+      replace(T, "parc_mark_sync()", false, false, false);
     return true;
   default:
     return true;
   }
 }
 
+/// A conditional group (#if ... #endif) whose directives lie at different
+/// construct structures straddles a construct boundary: outlining would
+/// split it between the parent and a body function.  Such a group is
+/// resolved here, as the preprocessor resolved it: its directive lines and
+/// inactive branches become blank lines, its active branch stays.  Groups
+/// inside one activity or outside all constructs stay as written.
+void TokenPass::flattenStraddlingConditionals() {
+  StringRef Src = SM.getBufferData(FID);
+  auto Blank = [&](unsigned B, unsigned E) {
+    std::string NL;
+    for (unsigned I = B; I < E; ++I)
+      if (Src[I] == '\n')
+        NL += '\n';
+    Repls.push_back({B, E - B, NL, B, false, false});
+  };
+  auto IsSkipStart = [&](unsigned Off) {
+    for (const SkippedRange &R : Skipped)
+      if (R.Begin == Off)
+        return true;
+    return false;
+  };
+  std::vector<std::vector<const Directive *>> Open;
+  for (const Directive &D : Dirs) {
+    if (D.K == Directive::If) {
+      Open.push_back({&D});
+      continue;
+    }
+    if (D.K == Directive::Other || Open.empty())
+      continue;
+    Open.back().push_back(&D);
+    if (D.K != Directive::Endif)
+      continue;
+    std::vector<const Directive *> G = std::move(Open.back());
+    Open.pop_back();
+    bool Straddles = false;
+    for (const Directive *X : G)
+      Straddles |= StructureAt[X->NextTok] != StructureAt[G.front()->NextTok];
+    if (!Straddles)
+      continue;
+    for (size_t K = 0; K + 1 < G.size(); ++K) {
+      if (IsSkipStart(G[K]->Begin))
+        Blank(G[K]->Begin, G[K + 1]->Begin);
+      else
+        Blank(G[K]->Begin, G[K]->End);
+    }
+    Blank(G.back()->Begin, G.back()->End);
+  }
+  // A group blanked inside an outer blanked branch would overlap it.
+  std::stable_sort(Repls.begin(), Repls.end(),
+                   [](const Repl &A, const Repl &B) { return A.Off < B.Off; });
+  std::vector<Repl> Kept;
+  for (Repl &P : Repls) {
+    if (!Kept.empty() && Kept.back().Len && P.Off < Kept.back().Off + Kept.back().Len)
+      continue;
+    Kept.push_back(std::move(P));
+  }
+  Repls.swap(Kept);
+}
+
 TokenPassResult TokenPass::run() {
   TokenPassResult R;
-  Toks = lexActive(SM, FID, LO, Skipped);
+  Toks = lexActive(SM, FID, LO, Skipped, Dirs);
   HeadClose.assign(Toks.size(), 0);
   TernaryColon.assign(Toks.size(), 0);
+  StructureAt.assign(Toks.size() + 1, 0);
 
   for (size_t I = 0; I < Toks.size(); ++I) {
-    if (!step(I)) {
+    StructureAt[I] = Structure;
+    size_t Before = I;
+    bool Ok = step(I);
+    for (size_t J = Before + 1; J <= I; ++J)
+      StructureAt[J] = Structure;
+    if (!Ok) {
       R.Ok = false;
       return R;
     }
@@ -493,8 +605,11 @@ TokenPassResult TokenPass::run() {
     return R;
   }
 
+  StructureAt[Toks.size()] = Structure;
   StringRef Src = SM.getBufferData(FID);
   R.UsesParc = !Repls.empty();
+  if (R.UsesParc && !Skipped.empty())
+    flattenStraddlingConditionals();
   if (R.UsesParc)
     Repls.insert(Repls.begin(), Repl{Toks.front().Off, 0, MarkerPrelude,
                                      Toks.front().Off, false, false});

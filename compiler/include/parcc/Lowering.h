@@ -71,6 +71,11 @@ public:
   /// `parc_rv_` as an lvalue in code running in Ctx.
   std::string rvLValue(const Activity *Ctx) const;
 
+  /// Appends the #define/#undef lines of the current function that lie
+  /// before B1 offset UpTo and have not been replayed yet.
+  void replayMacros(unsigned UpTo, std::string &Out);
+  unsigned Replayed = 0;
+
   /// "L<line>" (plus "_c<col>" when needed): names the parent's locals.
   std::string suffix(const Construct &C) const;
 

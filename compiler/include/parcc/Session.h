@@ -32,6 +32,9 @@ struct Session {
   /// The file name as given to parcc: for #line, sites and messages.
   std::string FileName;
   LowerOptions Opts;
+  /// Active #define and #undef lines of the main file: B1 [begin, end) of
+  /// each line, in order (recorded by the preprocessor during the parse).
+  std::vector<std::pair<unsigned, unsigned>> MacroLines;
   Model M;
   EditList Edits;
 
