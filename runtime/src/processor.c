@@ -229,10 +229,9 @@ void parc_procs_start(void) {
   parc_sched_ctx_make(p0, sched_entry);
   parc_sigsegv_install();
   parc_sigsegv_init_thread();
-  if (parc_rt.P > 1 && parc_rt.pin)
-    p0->cpu = parc_pin_self(0);
-  if (p0->cpu < 0)
-    p0->cpu = sched_getcpu();
+  int cpu = parc_rt.P > 1 && parc_rt.pin ? parc_pin_self(0) : -1;
+  /* relaxed: a report only (stats.c) */
+  __atomic_store_n(&p0->cpu, cpu >= 0 ? cpu : sched_getcpu(), __ATOMIC_RELAXED);
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
     pthread_attr_t a;
@@ -248,7 +247,9 @@ void parc_procs_start(void) {
 /* ---- Sleeping and waking --------------------------------------------------- */
 
 void parc_wake_proc(parc_proc *q) {
-  /* seq_cst: second half of the Dekker pair (see essay). */
+  /* The caller published its work under a list lock that the sleeper's
+   * re-check also takes, which orders this load after the sleeper's store
+   * whenever the re-check missed the work (see the essay). */
   if (!__atomic_load_n(&q->sleeping, __ATOMIC_SEQ_CST))
     return;
   pthread_mutex_lock(&q->idle_mu);
