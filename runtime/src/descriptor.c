@@ -69,7 +69,7 @@ static uint64_t parent_claim(parc_drt *d, uint64_t *lo) {
   uint64_t rem = count - c;
   if (rem) {
     n = all ? rem : rem / P + (rem % P != 0);
-    /* relaxed store under the lock: see above (thieves CAS under it too). */
+    /* relaxed store under the lock: every claimer holds it (see "Claim"). */
     __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
     *lo = c;
     if (c + n == count)
@@ -145,7 +145,7 @@ void parc_finish(parc_drt *d, uint64_t n, int is_parent) {
   } else if (is_parent) {
     /* seq_cst RMW then seq_cst load: the Dekker pair with parc_sync. */
     __atomic_fetch_sub(&d->unfinished, n, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&d->bar_used, __ATOMIC_SEQ_CST)) {
+    if (__atomic_load_n(&d->bar_used, __ATOMIC_SEQ_CST)) { /* ... its second half */
       parc_spin_lock(&d->lock);
       parc_bar_check_locked(d, &wake);
       parc_spin_unlock(&d->lock);

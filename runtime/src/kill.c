@@ -121,6 +121,8 @@ int parc_victim(parc_drt *d) {
     return 1;
   if (__atomic_load_n(&d->checked_epoch, __ATOMIC_RELAXED) == e)
     return 0;
+  /* acquire: a kill that found the range table full is announced here
+   * before its epoch bump, so a checker sees it or re-checks later. */
   int full_walk = __atomic_load_n(&unranged, __ATOMIC_ACQUIRE) != 0;
   int hit = 0;
   for (parc_drt *x = d; x && !hit; x = parent_desc(x)) {
@@ -198,8 +200,8 @@ static void post_kill(parc_drt *d) {
       }
     }
     parc_spin_unlock(&kill_lock);
-    if (d->range_slot < 0) /* table full: checkers walk all flags meanwhile */
-      __atomic_fetch_add(&unranged, 1, __ATOMIC_SEQ_CST);
+    if (d->range_slot < 0) /* table full: checkers walk all flags meanwhile; */
+      __atomic_fetch_add(&unranged, 1, __ATOMIC_SEQ_CST); /* before step 3 */
   }
   /* seq_cst: the epoch bump follows the record (step 3 after step 2). */
   __atomic_fetch_add(&kill_epoch, 1, __ATOMIC_SEQ_CST);
@@ -215,6 +217,7 @@ void parc_kill_done(parc_drt *d) {
     parc_spin_unlock(&kill_lock);
     d->range_slot = -1;
   } else if (d->coded && parc_rt.kill_mode != PARC_KILL_BOTTOMUP) {
+    /* seq_cst: this kill no longer needs full walks (its victims stopped). */
     __atomic_fetch_sub(&unranged, 1, __ATOMIC_SEQ_CST);
   }
   /* seq_cst: after the record is gone; the last kill out restores the

@@ -254,6 +254,7 @@ void parc_wake_proc(parc_proc *q) {
     return;
   pthread_mutex_lock(&q->idle_mu);
   if (q->sleeping) {
+    /* Changed under idle_mu only; atomic because wakers peek without it. */
     __atomic_store_n(&q->sleeping, 0, __ATOMIC_SEQ_CST);
     __atomic_fetch_sub(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
     pthread_cond_signal(&q->idle_cv);
@@ -310,7 +311,7 @@ static int work_recheck(parc_proc *p) {
     parc_spin_lock(&q->lock);
     found |= q->rhead != NULL;
     for (parc_drt *d = q->dhead; d && !found; d = d->lnext)
-      found |= __atomic_load_n(&d->claimed, __ATOMIC_RELAXED) < d->count;
+      found |= __atomic_load_n(&d->claimed, __ATOMIC_RELAXED) < d->count; /* under q->lock */
     parc_spin_unlock(&q->lock);
     if (q != p && !found) {
       parc_spin_lock(&q->ready_lock);
@@ -360,7 +361,7 @@ static void idle(parc_proc *p) {
     return;
   }
   pthread_mutex_lock(&p->idle_mu);
-  if (p->sleeping) {
+  if (p->sleeping) { /* not woken by anyone: withdraw the announcement */
     __atomic_store_n(&p->sleeping, 0, __ATOMIC_SEQ_CST);
     __atomic_fetch_sub(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
   }

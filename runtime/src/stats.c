@@ -34,6 +34,8 @@ static const char *kind_name(unsigned k) {
   }
 }
 
+/* relaxed: counters only; a report printed while a processor still runs
+ * may be a count behind. */
 static uint64_t ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static uint64_t ldull(const unsigned long long *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 
