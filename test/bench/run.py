@@ -321,16 +321,17 @@ def others_runnable():
         return 0
 
 
-def wait_idle(limit):
-    """Wait (at most `limit` s) until no other task is runnable in two samples
-    100 ms apart, so that a run does not start in the middle of someone
-    else's burst; returns the seconds waited, or None if the limit passed."""
+def wait_idle(limit, most=0):
+    """Wait (at most `limit` s) until at most `most` other tasks are runnable
+    in two samples 100 ms apart, so that a run does not start in the middle of
+    someone else's burst; returns the seconds waited, or None if the limit
+    passed."""
     if limit <= 0:
         return 0.0
     t0 = time.time()
     quiet = 0
     while time.time() - t0 < limit:
-        quiet = quiet + 1 if others_runnable() == 0 else 0
+        quiet = quiet + 1 if others_runnable() <= most else 0
         if quiet >= 2:
             return time.time() - t0
         time.sleep(0.1)
@@ -684,6 +685,8 @@ def main():
     ap.add_argument("--wait-idle", type=float, default=0, metavar="S",
                     help="before each run, wait up to S seconds for no other runnable task "
                          "(a shared machine); 0 = off")
+    ap.add_argument("--idle-max", type=int, default=0, metavar="N",
+                    help="--wait-idle counts the machine idle with at most N other runnable tasks")
     ap.add_argument("--judge", choices=["median", "min"], default="median",
                     help="statistic the issue-5 targets are judged on (default: median, as the issue says)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the per-round shuffle")
@@ -753,7 +756,7 @@ def main():
             argv = [variant] + [str(spin) if a == "SPIN" else a
                                 for a in (w.quick if args.quick else w.full)]
             env = run_env(p or 1, extra, user_env)
-            waited = wait_idle(args.wait_idle)
+            waited = wait_idle(args.wait_idle, args.idle_max)
             busy = others_runnable()
             res = run_one(exes[(impl, w.prog)], argv, env, timeout)
             res["busy_before"] = busy
