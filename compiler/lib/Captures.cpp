@@ -298,9 +298,17 @@ bool Outliner::rewriteCaptures() {
       SourceLocation B = V->getBeginLoc(), E = V->getLocation();
       if (B.isMacroID() || E.isMacroID())
         continue;
-      long Off = findWord(S, S.offset(B), S.offset(E), "register");
-      if (Off >= 0)
-        S.Edits.replace(Off, Off + 8, "        ");
+      unsigned BO = S.offset(B), EO = S.offset(E);
+      long Off = findWord(S, BO, EO, "register");
+      if (Off < 0)
+        continue;
+      // `register x = 1;` declares an int: keep a specifier in its place.
+      unsigned Words = 0;
+      for (const Session::RawToken &T : S.lexRange(BO, EO))
+        Words += T.Kind == tok::raw_identifier;
+      const char *Instead = isa<ParmVarDecl>(V) ? (Words > 1 ? "        " : "int     ")
+                                                : "auto    ";
+      S.Edits.replace(Off, Off + 8, Instead);
     }
   return Ok;
 }

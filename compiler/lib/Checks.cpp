@@ -8,6 +8,7 @@
 #include "parcc/Checks.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -182,6 +183,45 @@ void checkUses(Session &S) {
   }
 }
 
+/// A prototype parameter written without any type (`void f(int a, b)`):
+/// Clang accepts it as implicit int (parcc keeps Clang's implicit-int a
+/// warning, for K&R code), but GCC rejects it, so parcc does too.
+void checkPrototypes(Session &S) {
+  for (Decl *D : S.Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->hasWrittenPrototype() || !S.inMainFile(FD->getLocation()))
+      continue;
+    for (const ParmVarDecl *P : FD->parameters()) {
+      if (!P->getTypeSourceInfo() || P->getStorageClass() != SC_None || !P->getIdentifier())
+        continue;
+      TypeLoc TL = P->getTypeSourceInfo()->getTypeLoc();
+      bool Qualified = false;
+      while (true) {
+        if (auto Q = TL.getAs<QualifiedTypeLoc>()) {
+          Qualified = true;
+          TL = Q.getUnqualifiedLoc();
+        } else if (auto Ptr = TL.getAs<PointerTypeLoc>()) {
+          Qualified = false;
+          TL = Ptr.getPointeeLoc();
+        } else if (auto Par = TL.getAs<ParenTypeLoc>()) {
+          TL = Par.getInnerLoc();
+        } else if (auto Arr = TL.getAs<ArrayTypeLoc>()) {
+          TL = Arr.getElementLoc();
+        } else if (auto Dec = TL.getAs<DecayedTypeLoc>()) {
+          TL = Dec.getOriginalLoc();
+        } else if (auto Adj = TL.getAs<AdjustedTypeLoc>()) {
+          TL = Adj.getOriginalLoc();
+        } else {
+          break;
+        }
+      }
+      auto B = TL.getAs<BuiltinTypeLoc>();
+      if (B && B.getBuiltinLoc().isInvalid() && !Qualified)
+        S.error(P->getBeginLoc(), "type specifier missing for parameter '%0'") << P->getName();
+    }
+  }
+}
+
 } // namespace
 
 bool runChecks(Session &S) {
@@ -190,6 +230,7 @@ bool runChecks(Session &S) {
   checkMarks(S);
   checkJumps(S);
   checkUses(S);
+  checkPrototypes(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
 }
 

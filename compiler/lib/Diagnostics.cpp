@@ -4,6 +4,8 @@
 #include "clang/Basic/DiagnosticIDs.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstring>
+
 using namespace clang;
 
 namespace parcc {
@@ -79,11 +81,41 @@ static void appendOptionName(SmallVectorImpl<char> &Out, DiagnosticsEngine::Leve
     OS << "]";
 }
 
+/// Messages about the token pass's marker functions name the user's keyword
+/// instead (they reach the user only for code so broken that the markers
+/// land where no construct can be, e.g. after a brace hidden in a macro).
+static void nameKeywords(SmallString<256> &Msg) {
+  static const std::pair<const char *, const char *> Names[] = {
+      {"parc_mark_parblock", "parblock"}, {"parc_mark_lparfor", "lparfor"},
+      {"parc_mark_parfor", "parfor"},     {"parc_mark_bounds", "parfor"},
+      {"parc_mark_act", "epar"},          {"parc_mark_end", "epar"},
+      {"parc_mark_pbreak", "pbreak"},     {"parc_mark_sync", "sync"}};
+  std::string S(Msg.str());
+  for (const auto &N : Names) {
+    size_t P;
+    while ((P = S.find(N.first)) != std::string::npos)
+      S.replace(P, strlen(N.first), N.second);
+  }
+  Msg = S;
+}
+
 void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
+  if (Level == DiagnosticsEngine::Note && Info.hasSourceManager() && Orig &&
+      &Info.getSourceManager() != &Orig->sm() && Info.getLocation().isValid()) {
+    const SourceManager &SM = Info.getSourceManager();
+    SourceLocation F = SM.getFileLoc(Info.getLocation());
+    if (SM.getFileID(F) == SM.getMainFileID()) {
+      unsigned Off = SM.getFileOffset(F);
+      if (Off >= PreludeBegin && Off < PreludeEnd)
+        return; // a note about parcc's own declarations
+    }
+  }
   DiagnosticConsumer::HandleDiagnostic(Level, Info);
 
   SmallString<256> Msg;
   Info.FormatDiagnostic(Msg);
+  if (Msg.str().contains("parc_mark_"))
+    nameKeywords(Msg);
   if (Opts->ShowOptionNames)
     appendOptionName(Msg, Level, Info);
 

@@ -262,6 +262,7 @@ bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool Sy
     return false;
   }
   Printer.setMap(&TP.Map);
+  Printer.setPrelude(TP.PreludeBegin, TP.PreludeEnd);
 
   DependencyOutputOptions &Dep = Inv->getDependencyOutputOpts();
   if (!Opts.DepFile.empty()) {

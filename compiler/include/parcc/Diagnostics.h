@@ -49,6 +49,11 @@ public:
       : OS(OS), Opts(Opts) {}
   void setOriginal(OriginalSource *O) { Orig = O; }
   void setMap(const PosMap *M) { Map = M; }
+  /// B1 range of the marker declarations: notes pointing there are dropped.
+  void setPrelude(unsigned Begin, unsigned End) {
+    PreludeBegin = Begin;
+    PreludeEnd = End;
+  }
 
   void BeginSourceFile(const clang::LangOptions &LO, const clang::Preprocessor *PP) override;
   void EndSourceFile() override;
@@ -65,6 +70,7 @@ private:
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Opts;
   OriginalSource *Orig = nullptr;
   const PosMap *Map = nullptr;
+  unsigned PreludeBegin = 0, PreludeEnd = 0;
   clang::LangOptions LO;
   std::unique_ptr<clang::TextDiagnostic> OrigTD, OtherTD;
 };
