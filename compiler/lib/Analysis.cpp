@@ -119,6 +119,11 @@ public:
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE);
+  bool VisitPredefinedExpr(PredefinedExpr *E) {
+    if (cur())
+      M.FuncNames.push_back({E, CurFn->FD});
+    return true;
+  }
   bool VisitCallExpr(CallExpr *CE);
   bool VisitReturnStmt(ReturnStmt *RS);
   bool VisitBreakStmt(BreakStmt *BS);

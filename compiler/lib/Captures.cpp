@@ -289,6 +289,14 @@ bool Outliner::rewriteCaptures() {
     }
   }
 
+  // __func__ in an activity names the function the user wrote it in.
+  for (const auto &[E, FD] : S.M.FuncNames) {
+    SourceLocation L = E->getLocation();
+    if (L.isMacroID() || !S.inMainFile(L))
+      continue;
+    S.Edits.replace(S.offset(L), S.endOffset(L), "\"" + FD->getName().str() + "\"");
+  }
+
   // `register` variables cannot have their address taken; sharing needs it.
   std::set<const VarDecl *> Done;
   for (const auto &C : S.M.Constructs)

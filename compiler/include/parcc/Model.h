@@ -134,6 +134,9 @@ struct Model {
   std::vector<MarkUse> Marks;
   std::vector<PreturnUse> Preturns;
   std::vector<JumpUse> Jumps;
+  /// __func__ and friends inside activities (they would name the body
+  /// function).
+  std::vector<std::pair<const clang::PredefinedExpr *, const clang::FunctionDecl *>> FuncNames;
   /// Constructs whose keyword came through a macro argument.
   std::vector<const clang::Stmt *> InMacro;
 
