@@ -13,7 +13,7 @@ import lit.formats
 config.name = "parcc"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".pc", ".c", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "README.md"]
+config.excludes = ["Inputs", "bench", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "README.md"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.parcc_obj_root, "test")
 
