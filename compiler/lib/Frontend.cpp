@@ -60,7 +60,9 @@ std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
   Args.push_back(O.RuntimeIncludeDir);
   if (ForceInclude) {
     Args.push_back("-include");
-    Args.push_back(O.RuntimeIncludeDir + "/parc.h");
+    // By name, found through -isystem: a system header, so -pedantic and
+    // friends do not flag the runtime's declarations in user builds.
+    Args.push_back("parc.h");
   }
   Args.push_back("-x");
   Args.push_back("c");
