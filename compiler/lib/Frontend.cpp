@@ -28,6 +28,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 
 using namespace clang;
 
@@ -51,8 +52,11 @@ std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
                                                    IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags) {
   std::vector<std::string> Args = {O.ClangPath, "-fsyntax-only", "-resource-dir", O.ResourceDir,
                                    "-Wno-unknown-warning-option",
-                                   // B1 adds two braces per construct level.
-                                   "-fbracket-depth=1024"};
+                                   // Deep nesting is what the large stack is for.
+                                   "-Wno-stack-exhausted",
+                                   // B1 adds two braces per construct level;
+                                   // the front end runs on a large stack.
+                                   "-fbracket-depth=16384"};
   for (const char *W : GccLenient)
     Args.push_back(W);
   Args.insert(Args.end(), O.ClangArgs.begin(), O.ClangArgs.end());
@@ -217,8 +221,29 @@ bool readSource(const std::string &Path, std::string &Text) {
 
 } // namespace
 
+/// Deeply nested constructs make deeply nested statements: Clang's parser
+/// and the AST walks recurse once per level.  The front end runs on a thread
+/// with a large stack (address space only; pages are committed as used),
+/// and Clang's bracket limit is raised to match.
+static constexpr unsigned FrontendStack = 1u << 30;
+
+template <typename F> static bool onBigStack(F Fn) {
+  bool Result = false;
+  llvm::thread T(std::optional<unsigned>(FrontendStack), [&] { Result = Fn(); });
+  T.join();
+  return Result;
+}
+
+static bool translateOnThisStack(const std::string &Path, const FrontendOptions &Opts,
+                                 bool SyntaxOnly, std::string &OutC);
+
 bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool SyntaxOnly,
                    std::string &OutC) {
+  return onBigStack([&] { return translateOnThisStack(Path, Opts, SyntaxOnly, OutC); });
+}
+
+static bool translateOnThisStack(const std::string &Path, const FrontendOptions &Opts,
+                                 bool SyntaxOnly, std::string &OutC) {
   std::string Text;
   if (!readSource(Path, Text))
     return false;

@@ -135,7 +135,7 @@ bool Outliner::lowerFunction(FunctionModel &F) {
     unsigned B = S.offset(C->Block->getLBracLoc());
     unsigned E = S.offset(C->Block->getRBracLoc()) + 1;
     // Keep the construct's lines: what follows epar stays on its line.
-    unsigned Lines = std::count(S.TP.Text.begin() + B, S.TP.Text.begin() + E, '\n');
+    unsigned Lines = S.lineOf(E) - S.lineOf(B);
     unsigned Have = std::count(Spawn.begin(), Spawn.end(), '\n');
     if (Have < Lines)
       Spawn += std::string(Lines - Have, '\n');
