@@ -28,7 +28,9 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/thread.h"
+
+#include <functional>
+#include <pthread.h>
 
 using namespace clang;
 
@@ -227,11 +229,37 @@ bool readSource(const std::string &Path, std::string &Text) {
 /// and Clang's bracket limit is raised to match.
 static constexpr unsigned FrontendStack = 1u << 30;
 
-template <typename F> static bool onBigStack(F Fn) {
+namespace {
+struct StackJob {
+  std::function<bool()> Fn;
   bool Result = false;
-  llvm::thread T(std::optional<unsigned>(FrontendStack), [&] { Result = Fn(); });
-  T.join();
-  return Result;
+};
+} // namespace
+
+static void *runStackJob(void *P) {
+  auto *J = static_cast<StackJob *>(P);
+  J->Result = J->Fn();
+  return nullptr;
+}
+
+/// Runs Fn on a thread with a large stack; where the system refuses one
+/// (a tight ulimit -v), on a smaller one, else on this thread.
+static bool onBigStack(std::function<bool()> Fn) {
+  StackJob J{std::move(Fn)};
+  for (size_t Size : {size_t(FrontendStack), size_t(64) << 20}) {
+    pthread_attr_t Attr;
+    if (pthread_attr_init(&Attr) != 0)
+      break;
+    pthread_t T;
+    bool Started = pthread_attr_setstacksize(&Attr, Size) == 0 &&
+                   pthread_create(&T, &Attr, runStackJob, &J) == 0;
+    pthread_attr_destroy(&Attr);
+    if (Started) {
+      pthread_join(T, nullptr);
+      return J.Result;
+    }
+  }
+  return J.Fn();
 }
 
 static bool translateOnThisStack(const std::string &Path, const FrontendOptions &Opts,
@@ -253,9 +281,16 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
   TextDiagnosticPrinter ArgPrinter(llvm::errs(), ArgOpts.get());
   IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags =
       new DiagnosticsEngine(new DiagnosticIDs(), ArgOpts, &ArgPrinter, false);
-  std::shared_ptr<CompilerInvocation> Inv = makeInvocation(Path, Opts, true, ArgDiags);
+  LangOptions ScanOpts;
+  ScanOpts.C99 = ScanOpts.C11 = ScanOpts.C17 = ScanOpts.GNUMode = ScanOpts.Digraphs =
+      ScanOpts.LineComment = 1;
+  SourceScan Scan = scanSource(Text, ScanOpts);
+  std::shared_ptr<CompilerInvocation> Inv =
+      makeInvocation(Path, Opts, !Scan.DeclaresFaa, ArgDiags);
   if (!Inv)
     return false;
+  LowerOptions Lower = Opts.Lower;
+  Lower.UndefFaa = Scan.DeclaresFaa;
 
   IntrusiveRefCntPtr<DiagnosticOptions> PrintOpts =
       new DiagnosticOptions(Inv->getDiagnosticOpts());
@@ -264,10 +299,8 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
   OriginalSource Orig(Path, Text, PrintOpts.get(), &Printer);
   Printer.setOriginal(&Orig);
 
-  bool HasKeyword, HasConditional;
-  scanForParc(Text, Inv->getLangOpts(), HasKeyword, HasConditional);
   std::vector<SkippedRange> Skipped;
-  if (HasKeyword && HasConditional) {
+  if (Scan.HasKeyword && Scan.HasConditional) {
     auto PPInv = std::make_shared<CompilerInvocation>(*Inv);
     PPInv->getDependencyOutputOpts() = DependencyOutputOptions();
     CompilerInstance PPCI;
@@ -304,7 +337,7 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
   CompilerInstance CI;
   CI.setInvocation(Inv);
   CI.createDiagnostics(&Printer, /*ShouldOwnClient=*/false);
-  TranslateState St{TP, Orig, Path, Opts.Lower, SyntaxOnly, OutC};
+  TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC};
   ParccAction Act(St);
   bool Ran = CI.ExecuteAction(Act);
   return Ran && St.Ok && !CI.getDiagnostics().hasErrorOccurred() && Printer.getNumErrors() == 0;

@@ -169,6 +169,8 @@ bool Outliner::run(std::string &Out) {
   Out = "#include <parc_abi.h>\n"
         "_Static_assert(PARC_ABI_VERSION == 1, \"parcc emits PARC ABI version 1; "
         "parc_abi.h is another version\");\n";
+  if (S.Opts.UndefFaa)
+    Out += "#undef faa\n";
   Out += S.lineDirective(1);
   Out += S.Edits.render(0, S.TP.Text.size());
   if (Out.empty() || Out.back() != '\n')

@@ -654,29 +654,39 @@ TokenPassResult runTokenPass(const SourceManager &SM, FileID FID, const LangOpti
   return TokenPass(SM, FID, LangOpts, Skipped, Diags).run();
 }
 
-void scanForParc(StringRef Text, const LangOptions &LangOpts, bool &HasKeyword,
-                 bool &HasConditional) {
-  HasKeyword = HasConditional = false;
+SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
+  SourceScan R;
   Lexer L(SourceLocation::getFromRawEncoding(1), LangOpts, Text.begin(), Text.begin(),
           Text.end());
   Token T;
-  bool AfterHash = false;
+  bool AfterHash = false, InDirective = false;
+  int Depth = 0;
   for (bool Done = false; !Done;) {
     Done = L.LexFromRawLexer(T);
     if (T.is(tok::eof))
       break;
+    if (T.isAtStartOfLine())
+      InDirective = false;
     if (T.is(tok::raw_identifier)) {
       StringRef S = T.getRawIdentifier();
       if (AfterHash && (S == "if" || S == "ifdef" || S == "ifndef"))
-        HasConditional = true;
-      else if (!AfterHash) {
+        R.HasConditional = true;
+      else if (!InDirective) {
         KW W = classify(S);
         if (W != KW::None && W < KW::If)
-          HasKeyword = true;
+          R.HasKeyword = true;
+        if (S == "faa" && Depth == 0)
+          R.DeclaresFaa = true;
       }
+    } else if (!InDirective && isOpener(T.getKind())) {
+      ++Depth;
+    } else if (!InDirective && isCloser(T.getKind()) && Depth > 0) {
+      --Depth;
     }
     AfterHash = T.is(tok::hash) && T.isAtStartOfLine();
+    InDirective |= AfterHash;
   }
+  return R;
 }
 
 } // namespace parcc

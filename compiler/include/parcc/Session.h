@@ -17,6 +17,8 @@ namespace parcc {
 struct LowerOptions {
   /// Emit parc_poll() at function entries and loop back-edges.
   bool Polls = true;
+  /// The file declares its own faa: undo parc.h's macro in the output.
+  bool UndefFaa = false;
 };
 
 /// One translation unit on its way through analysis, checks and lowering.

@@ -85,11 +85,16 @@ TokenPassResult runTokenPass(const clang::SourceManager &SM, clang::FileID FID,
                              llvm::ArrayRef<SkippedRange> Skipped,
                              clang::DiagnosticsEngine &Diags);
 
-/// Cheap scan used to decide whether the preprocessor must first find the
-/// skipped regions: does the text use a PARC keyword, and a conditional
-/// directive?
-void scanForParc(llvm::StringRef Text, const clang::LangOptions &LangOpts,
-                 bool &HasKeyword, bool &HasConditional);
+/// What a cheap raw scan of the main file tells before parsing.
+struct SourceScan {
+  /// A PARC keyword and a conditional directive: the preprocessor must find
+  /// the skipped regions first.
+  bool HasKeyword = false, HasConditional = false;
+  /// `faa` at file scope: the file declares a faa of its own (plain C that
+  /// never meant parc.h's macro), so parc.h is not force-included.
+  bool DeclaresFaa = false;
+};
+SourceScan scanSource(llvm::StringRef Text, const clang::LangOptions &LangOpts);
 
 } // namespace parcc
 
