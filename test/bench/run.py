@@ -678,6 +678,8 @@ def main():
     ap.add_argument("--impls", default="", help="implementations, e.g. parcc,gomp (serial is always run)")
     ap.add_argument("--procs", default="1,2", help="processor counts P (default 1,2)")
     ap.add_argument("--rounds", type=int, default=None, help="rounds (default 5, --quick 2)")
+    ap.add_argument("--size", action="append", default=[], metavar="W=A,B",
+                    help="override a workload's size arguments, e.g. W4=2000 or W5=100,200")
     ap.add_argument("--w6-pos", default="10,50,90", help="W6 key positions in %% of a share")
     ap.add_argument("--timeout", type=float, default=None, help="seconds per run (default 300, --quick 60)")
     ap.add_argument("--env", action="append", default=[], metavar="K=V",
@@ -712,6 +714,16 @@ def main():
     if args.report:
         return report_from(args)
     ws = select(workloads(positions), args.only)
+    for spec in args.size:
+        wid, _, vals = spec.partition("=")
+        hit = [w for w in ws if w.wid == wid.upper() or w.wid.split("@")[0] == wid.upper()]
+        if not hit or not vals:
+            sys.exit("run.py: error: --size %s names no selected workload" % spec)
+        for w in hit:
+            new = vals.split(",")
+            if w.prog == "w6":  # keep the key position, the last argument
+                new = new[:1] + w.full[1:]
+            w.full = w.quick = new
     impls = set(IMPLS)
     if args.impls:
         impls = {"serial"} | {x.strip() for x in args.impls.split(",")}
