@@ -204,9 +204,15 @@ bool Collector::TraverseFunctionDecl(FunctionDecl *FD) {
 
 bool Collector::TraverseCompoundStmt(CompoundStmt *CS) {
   if (CS->size() > 0 && CurFn) {
-    Marker K = markerOf(CS->body_front());
-    if (K == Marker::Parblock || K == Marker::Parfor || K == Marker::Lparfor)
-      return handleConstruct(CS, K);
+    // parblock: { parc_mark_parblock(); ... }
+    // parfor:   { int i; parc_mark_parfor(); ... } (the index comes first)
+    if (markerOf(CS->body_front()) == Marker::Parblock)
+      return handleConstruct(CS, Marker::Parblock);
+    if (CS->size() > 1) {
+      Marker K = markerOf(CS->body_begin()[1]);
+      if (K == Marker::Parfor || K == Marker::Lparfor)
+        return handleConstruct(CS, K);
+    }
   }
   return Base::TraverseCompoundStmt(CS);
 }
@@ -223,7 +229,7 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
     C->Kind = ConstructKind::Parfor;
   } else {
     C->Kind = ConstructKind::Lparfor;
-    const auto *Call = cast<CallExpr>(cast<Expr>(CS->body_front())->IgnoreImplicit());
+    const auto *Call = cast<CallExpr>(cast<Expr>(CS->body_begin()[1])->IgnoreImplicit());
     Expr::EvalResult R;
     if (Call->getNumArgs() == 1 && Call->getArg(0)->EvaluateAsInt(R, S.Ctx) &&
         R.Val.getInt() != 0)
@@ -258,10 +264,10 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
       shapeError(CS, Kw);
       return true;
     }
-    auto *DS = dyn_cast<DeclStmt>(Body[1]);
+    auto *DS = dyn_cast<DeclStmt>(Body[0]);
     VarDecl *Index = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
     if (!Index) {
-      S.error(Body[1]->getBeginLoc(), "expected the declaration of the index in '%0' header")
+      S.error(Body[0]->getBeginLoc(), "expected the declaration of the index in '%0' header")
           << Kw;
       S.note(CS->getLBracLoc(), "the header of '%0' is 'TYPE VAR; FROM; TO; STEP;'") << Kw;
       Ok = false;

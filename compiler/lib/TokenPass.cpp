@@ -212,6 +212,7 @@ private:
     PB Pb = PB::ExpectSection;
     int Part = 0; // parfor: 0 decl, 1 FROM, 2 TO, 3 STEP, 4 body
     unsigned PartStart = 0;
+    bool Mapped = false;
   };
   struct Bracket {
     tok::TokenKind Open;
@@ -328,7 +329,13 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
       error(Var.Off, "missing type of '%0' index '%1'", {name(F.Kind), Var.Ident});
       return headerNote(F);
     }
-    insert(Semi.Off + 1, (" parc_mark_bounds(0, &" + Var.Ident + ", (").str(), Var.Off);
+    // The index declaration comes first in the block, so that B1 has no
+    // declaration after a statement that the user did not write.
+    const char *Mark = F.Kind == CK::Parfor ? " parc_mark_parfor();"
+                       : F.Mapped           ? " parc_mark_lparfor(1);"
+                                            : " parc_mark_lparfor(0);";
+    insert(Semi.Off + 1, (Mark + (" parc_mark_bounds(0, &" + Var.Ident + ", (")).str(),
+           Var.Off);
     break;
   }
   case 1:
@@ -473,9 +480,9 @@ bool TokenPass::step(size_t &I) {
   case KW::Parblock:
     return Open(CK::Parblock, "{ parc_mark_parblock();");
   case KW::Parfor:
-    return Open(CK::Parfor, "{ parc_mark_parfor();");
+    return Open(CK::Parfor, "{");
   case KW::Lparfor:
-    return Open(CK::Lparfor, "{ parc_mark_lparfor(0);");
+    return Open(CK::Lparfor, "{");
   case KW::Mapped: {
     KW Next = I + 1 < Toks.size() ? Toks[I + 1].Word : KW::None;
     if (Next == KW::Parfor || Next == KW::Parblock) {
@@ -486,8 +493,9 @@ bool TokenPass::step(size_t &I) {
     }
     if (Next != KW::Lparfor)
       return true; // an ordinary identifier
-    if (!Open(CK::Lparfor, "{ parc_mark_lparfor(1);"))
+    if (!Open(CK::Lparfor, "{"))
       return false;
+    Frames.back().Mapped = true;
     replace(Toks[I + 1], "");
     ++I;
     Frames.back().PartStart = I + 1;
