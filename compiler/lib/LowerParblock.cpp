@@ -34,7 +34,8 @@ void lowerParblock(Outliner &O, const Construct &C, std::string &Defs, std::stri
     std::string Sec = Name + "_s" + std::to_string(A->Index);
     Defs += O.bodyHead(C, Sec) + O.activityText(*A) + "}\n";
   }
-  Defs += "static void " + Name + "(parc_act *parc_self_, void *parc_envp_) {\n"
+  Defs += O.S.lineDirective(C.Line) + "static void " + Name +
+          "(parc_act *parc_self_, void *parc_envp_) {\n"
           "  uint64_t parc_k_;\n"
           "  while (parc_next(parc_self_, &parc_k_)) {\n"
           "    switch (parc_k_) {\n";

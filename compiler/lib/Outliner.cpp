@@ -63,7 +63,10 @@ std::string Outliner::activityText(const Activity &A) const {
 }
 
 std::string Outliner::bodyHead(const Construct &C, StringRef Name) const {
-  std::string Out = "static void " + Name.str() + "(parc_act *parc_self_, void *parc_envp_) {\n";
+  // The function's own lines are the construct's: a breakpoint on it or a
+  // profiler's line for its entry names the keyword.
+  std::string Out = S.lineDirective(C.Line) + "static void " + Name.str() +
+                    "(parc_act *parc_self_, void *parc_envp_) {\n" + S.lineDirective(C.Line);
   if (hasEnv(C)) {
     std::string T = envType(C);
     Out += "  " + T + " *parc_env_ = (" + T + " *)parc_envp_;\n";
