@@ -7,7 +7,10 @@
 #   %run-1 / %run-4   run a program at PARC_NPROCS=1 / 4 (with a time limit)
 #   %FileCheck, %not  the LLVM test tools
 #   %cflags-strict    warnings that emitted C must compile cleanly under
+#   %gcc, %clang19    the two back ends the contract names, by path
 import os
+import shutil
+
 import lit.formats
 
 config.name = "parcc"
@@ -36,6 +39,11 @@ if config.clang19:
 runtime_cc = "%s -std=gnu11 -Wall -Wextra -Werror -g -O1%s -I%s %%s -L%s -lparc %s -o %%t" % (
     config.test_cc, san, config.runtime_include, config.runtime_lib_dir, config.runtime_libs)
 
+# Longer names first: lit substitutes in order, so %run must not see
+# %runtime-include, nor %parcc see %parcc-clang.
+config.substitutions.append(("%runtime-include", config.runtime_include))
+config.substitutions.append(("%clang19", config.clang19 or "clang-19"))
+config.substitutions.append(("%gcc", shutil.which("gcc") or "gcc"))
 config.substitutions.append(("%parcc-clang", "%s --cc=%s%s" % (config.parcc, config.clang19, san)))
 config.substitutions.append(("%parcc", config.parcc + san))
 config.substitutions.append(("%cc-runtime", runtime_cc))
@@ -47,6 +55,5 @@ config.substitutions.append(("%run", timeout))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))
 config.substitutions.append(("%cflags-strict", "-std=gnu17 -Wall -Wextra -Werror"))
-config.substitutions.append(("%runtime-include", config.runtime_include))
 config.substitutions.append(("%srcroot", config.parcc_src_root))
 config.substitutions.append(("%python", config.python))

@@ -130,14 +130,14 @@ typedef void (*parc_body_fn)(parc_act *self, void *env);
 extern unsigned parc_kill_pending_;
 void parc_poll_slow(void);
 
-static inline void parc_poll(void) {
+static __inline__ void parc_poll(void) {
   if (__builtin_expect(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) != 0, 0))
     parc_poll_slow();
 }
 
 /* Emitted as the loop head of every body function (see the top of this file).
  * Returns 0 when the batch is done.                                         */
-static inline int parc_next(parc_act *self, uint64_t *k) {
+static __inline__ int parc_next(parc_act *self, uint64_t *k) {
   if (self->next >= self->end)
     return 0;
   *k = self->cur = self->next++;
@@ -172,7 +172,7 @@ void parc_spawn(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
 void parc_spawn_lparfor(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
                         uint64_t niter, int mapped);
 
-static inline uint64_t parc_chunk_lo(uint64_t niter, uint64_t nchunks, uint64_t k) {
+static __inline__ uint64_t parc_chunk_lo(uint64_t niter, uint64_t nchunks, uint64_t k) {
   uint64_t q = niter / nchunks, r = niter % nchunks;
   return k * q + (k < r ? k : r);
 }
@@ -194,7 +194,7 @@ static inline uint64_t parc_chunk_lo(uint64_t niter, uint64_t nchunks, uint64_t 
 _Noreturn void parc_error_step0(const parc_site *site);
 _Noreturn void parc_error_count(const parc_site *site);
 
-static inline uint64_t parc_count_s(long long from, long long to, long long step,
+static __inline__ uint64_t parc_count_s(long long from, long long to, long long step,
                                     const parc_site *site) {
   uint64_t span, n;
   if (step == 0)
@@ -215,7 +215,7 @@ static inline uint64_t parc_count_s(long long from, long long to, long long step
   return n + 1;
 }
 
-static inline uint64_t parc_count_u(unsigned long long from, unsigned long long to,
+static __inline__ uint64_t parc_count_u(unsigned long long from, unsigned long long to,
                                     unsigned long long step, const parc_site *site) {
   uint64_t n;
   if (step == 0)
@@ -228,7 +228,7 @@ static inline uint64_t parc_count_u(unsigned long long from, unsigned long long 
   return n + 1;
 }
 
-static inline unsigned long long parc_iter(unsigned long long from,
+static __inline__ unsigned long long parc_iter(unsigned long long from,
                                            unsigned long long step, uint64_t k) {
   return from + k * step;
 }
