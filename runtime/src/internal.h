@@ -281,11 +281,17 @@ typedef struct parc_proc {
   parc_ctx *switch_from;      /* ASan: the context we switched away from */
   pthread_t thread;
 
+  /* Hint for thieves: 1 while the work lists below are non-empty.  On a line
+   * of its own and written only on empty <-> non-empty transitions, so idle
+   * processors spinning on it do not pull the list lock's line away from
+   * its owner on every spawn. */
+  _Alignas(PARC_CACHELINE) int nwork;
+
   /* Work lists: descriptors (newest at head) and representatives. */
   _Alignas(PARC_CACHELINE) parc_spin lock;
   parc_drt *dhead, *dtail;
   parc_rep *rhead, *rtail;
-  int nwork;                  /* hint for thieves: listed descs + reps (atomic) */
+  int nlisted;                /* listed descs + reps (under lock) */
 
   /* Ready list (FIFO; multi-producer, under ready_lock). */
   _Alignas(PARC_CACHELINE) parc_spin ready_lock;

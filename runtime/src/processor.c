@@ -176,6 +176,15 @@ static inline void hint_add(int *h, int v) {
 }
 static inline int hint_get(int *h) { return __atomic_load_n(h, __ATOMIC_RELAXED); }
 
+/* p->lock held: count a listed descriptor or rep in or out, and publish the
+ * nwork hint only when the lists become empty or non-empty. */
+static inline void work_add(parc_proc *p, int v) {
+  int was = p->nlisted;
+  p->nlisted = was + v;
+  if ((was == 0) != (was + v == 0))
+    __atomic_store_n(&p->nwork, was + v != 0, __ATOMIC_RELAXED); /* hint only */
+}
+
 /* ---- Set-up --------------------------------------------------------------- */
 
 void parc_procs_init(void) {
@@ -539,7 +548,7 @@ void parc_push_desc(parc_proc *p, parc_drt *d) {
     p->dtail = d;
   p->dhead = d;
   d->listed = 1;
-  hint_add(&p->nwork, 1);
+  work_add(p, 1);
   parc_spin_unlock(&p->lock);
   parc_wake_any();
 }
@@ -559,7 +568,7 @@ void parc_unlink_desc(parc_drt *d, int locked) {
     else
       h->dtail = d->lprev;
     d->listed = 0;
-    hint_add(&h->nwork, -1);
+    work_add(h, -1);
   }
   if (!locked)
     parc_spin_unlock(&h->lock);
@@ -596,7 +605,7 @@ static void rep_push(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi) {
   else
     p->rtail = r;
   p->rhead = r;
-  hint_add(&p->nwork, 1);
+  work_add(p, 1);
   unlock_if(&p->lock);
 }
 
@@ -609,7 +618,7 @@ static void rep_unlink_locked(parc_proc *p, parc_rep *r) {
     r->next->prev = r->prev;
   else
     p->rtail = r->prev;
-  hint_add(&p->nwork, -1);
+  work_add(p, -1);
 }
 
 /* Cut the batch chain of context c (running on p, about to block): account
