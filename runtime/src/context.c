@@ -174,13 +174,45 @@ static parc_ctx *env_create(parc_proc *p, int n) {
   return head;
 }
 
+/* The shared overflow pool (see PARC_POOL_LOCAL): chains of free envelopes
+ * moved between processors PARC_POOL_MOVE at a time. */
+static parc_spin shared_lock;
+static parc_ctx *shared_pool;
+static int shared_n;
+
+/* Refill p's empty pool from the shared one; returns how many it got. */
+static int pool_refill(parc_proc *p) {
+  if (__atomic_load_n(&shared_n, __ATOMIC_RELAXED) == 0) /* hint; rechecked below */
+    return 0;
+  parc_spin_lock(&shared_lock);
+  parc_ctx *head = shared_pool, *c = head;
+  int n = 0;
+  while (c && n < PARC_POOL_MOVE) {
+    n++;
+    if (n == PARC_POOL_MOVE || !c->next)
+      break;
+    c = c->next;
+  }
+  if (n) {
+    shared_pool = c->next;
+    c->next = p->pool;
+    p->pool = head;
+    p->pool_n += n;
+    __atomic_store_n(&shared_n, shared_n - n, __ATOMIC_RELAXED); /* under shared_lock */
+  }
+  parc_spin_unlock(&shared_lock);
+  return n;
+}
+
 /* An envelope for processor p.  sync_hint: the batch about to run comes from
  * a descriptor whose barrier already has arrivals, so its activities will
  * likely all block: create envelopes for the whole batch at once. */
 parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch) {
   parc_ctx *c = p->pool;
-  if (c) {
+  if (c || pool_refill(p)) {
+    c = p->pool;
     p->pool = c->next;
+    p->pool_n--;
     c->next = NULL;
     PARC_STAT_ADD(p, env_reused, 1);
     return c;
@@ -190,6 +222,7 @@ parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch) {
     n = batch > PARC_ENV_BATCH_MAX ? PARC_ENV_BATCH_MAX : (int)batch;
   c = env_create(p, n);
   p->pool = c->next;
+  p->pool_n += n - 1;
   c->next = NULL;
   return c;
 }
@@ -199,6 +232,19 @@ void parc_env_put(parc_proc *p, parc_ctx *c) {
   c->pin = -1;
   c->next = p->pool;
   p->pool = c;
+  if (++p->pool_n <= PARC_POOL_LOCAL || parc_rt.single)
+    return;
+  /* Move PARC_POOL_MOVE of them to the shared pool. */
+  parc_ctx *head = p->pool, *tail = head;
+  for (int i = 1; i < PARC_POOL_MOVE; i++)
+    tail = tail->next;
+  p->pool = tail->next;
+  p->pool_n -= PARC_POOL_MOVE;
+  parc_spin_lock(&shared_lock);
+  tail->next = shared_pool;
+  shared_pool = head;
+  __atomic_store_n(&shared_n, shared_n + PARC_POOL_MOVE, __ATOMIC_RELAXED); /* under shared_lock */
+  parc_spin_unlock(&shared_lock);
 }
 
 /* Processor p's scheduler context on a runtime-allocated stack (processor 0:

@@ -311,6 +311,7 @@ typedef struct parc_proc {
 
   /* Owner-only. */
   parc_ctx *pool;             /* free envelopes */
+  int pool_n;
   parc_rep *rep_free;         /* free representative records */
 
   /* Sleeping (pthread primitives: TSan models them). */

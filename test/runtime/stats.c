@@ -11,6 +11,7 @@
 // RUN: env PARC_STATS=1 %run-4 %t none 2>&1 | %FileCheck %s --check-prefix=NONE
 // RUN: env PARC_STATS=1 %run-1 %t indep 2>&1 | %FileCheck %s --check-prefix=INDEP1
 // RUN: env PARC_STATS=1 %run-4 %t indep 2>&1 | %FileCheck %s --check-prefix=INDEP4
+// RUN: env PARC_STATS=1 %run-4 %t syncs 2>&1 | %FileCheck %s --check-prefix=SYNCS
 // RUN: %run-4 %t 2>&1 | %FileCheck %s --check-prefix=QUIET
 // CHECK: sum=49995000
 // P1: parc: stats: proc=0 cpu={{-?[0-9]+}} node={{-?[0-9]+}} activities=10100 envelopes_created={{[0-9]+}}
@@ -20,6 +21,9 @@
 // CHECK: parc: stats: site stats.pc:4:3 main parfor executions=1 created=100 killed=0
 // INDEP1: parc: stats: total procs=1 activities=10000 envelopes_created={{[0-3]}} envelopes_reused=
 // INDEP4: parc: stats: total procs=4 activities=10000 envelopes_created={{[0-6]}} envelopes_reused=
+// Envelopes are pooled and shared between processors: 100 rounds of
+// parfor 1000 { sync; } need about 1000, never one per round.
+// SYNCS: parc: stats: total procs=4 activities=100000 envelopes_created={{([0-9]{1,3}|[12][0-9]{3})}} envelopes_reused=
 // NONE: threads=1
 // NONE: parc: stats: total procs=4 activities=0 envelopes_created=0
 // QUIET-NOT: parc: stats
@@ -60,6 +64,13 @@ static int count_threads(void) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "syncs")) {
+    for (int r = 0; r < 100; r++) {
+      parc_desc d;
+      parc_spawn(&d, &s_L4, sync_body, NULL, 1000);
+    }
+    return 0;
+  }
   if (argc > 1 && !strcmp(argv[1], "none")) {
     printf("threads=%d\n", count_threads());
     return 0;
