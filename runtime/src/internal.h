@@ -313,6 +313,7 @@ typedef struct parc_proc {
   parc_ctx *pool;             /* free envelopes */
   int pool_n;
   parc_rep *rep_free;         /* free representative records */
+  int rep_free_n;
 
   /* Sleeping (pthread primitives: TSan models them). */
   _Alignas(PARC_CACHELINE) pthread_mutex_t idle_mu;

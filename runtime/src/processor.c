@@ -578,6 +578,7 @@ static parc_rep *rep_alloc(parc_proc *p) {
   parc_rep *r = p->rep_free;
   if (r) {
     p->rep_free = r->next;
+    p->rep_free_n--;
     return r;
   }
   r = malloc(sizeof *r);
@@ -586,9 +587,16 @@ static parc_rep *rep_alloc(parc_proc *p) {
   return r;
 }
 
+/* Records end on the processor that ran them (thieves take whole reps), so
+ * a free list is bounded and the rest goes back to malloc. */
 static void rep_free(parc_proc *p, parc_rep *r) {
+  if (p->rep_free_n >= 256) {
+    free(r);
+    return;
+  }
   r->next = p->rep_free;
   p->rep_free = r;
+  p->rep_free_n++;
 }
 
 /* Append a rep [lo, hi) of d to p's list (newest at head). */
