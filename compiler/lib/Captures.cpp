@@ -5,9 +5,10 @@
 // inside an activity goes through it.
 //
 //   void f(int n) { int a[10];            struct parc_env_f_L3 { int *n; int (*a)[10]; };
-//     parfor int i; 0; n-1; 1;     =>     ... (*parc_env_->a)[i] = (*parc_env_->n);
-//       a[i] = n;
-//     epar }
+//     parfor int i; 0; n-1; 1;     =>     in f_parfor_L3, once:
+//       a[i] = n;                           int *const parc_p_n_ = parc_env_->n;
+//     epar }                                int (*const parc_p_a_)[10] = parc_env_->a;
+//                                         and in the body: (*parc_p_a_)[i] = (*parc_p_n_);
 //
 // Arrays are never copied (the field points to the whole array).  A
 // variably modified variable (a VLA, or a parameter int m[r][c]) travels as
@@ -164,9 +165,7 @@ static void measureDims(const Session &S, QualType T, std::string Path,
 std::string Outliner::lvalue(const VarDecl *V, const Activity *Ctx) const {
   if (S.M.declActivity(V) == Ctx)
     return nameOf(V);
-  if (isVM(V))
-    return "(*parc_p_" + nameOf(V) + "_)";
-  return "(*parc_env_->" + nameOf(V) + ")";
+  return "(*parc_p_" + nameOf(V) + "_)";
 }
 
 std::string Outliner::rvLValue(const Activity *Ctx) const {
@@ -214,7 +213,7 @@ std::string Outliner::envInits(const Construct &C) const {
       for (std::string &D : Dims)
         Inits.push_back(D);
     } else {
-      Inits.push_back(Here ? "&" + N : "parc_env_->" + N);
+      Inits.push_back(Here ? "&" + N : "parc_p_" + N + "_");
     }
   }
   if (C.CapturesRV)
@@ -228,14 +227,24 @@ std::string Outliner::envInits(const Construct &C) const {
 std::string Outliner::bodyPrologue(const Construct &C) const {
   std::string Out;
   for (const VarDecl *V : C.Captures) {
-    if (!isVM(V))
-      continue;
-    std::string N = nameOf(V);
+    std::string N = nameOf(V), Decl;
     unsigned K = 0;
-    std::string Decl = declarator(
-        V->getType(), "*parc_p_" + N + "_",
-        [&](unsigned I) { return "parc_env_->parc_dim_" + N + "_" + std::to_string(I) + "_"; },
-        K);
+    if (isVM(V)) {
+      Decl = declarator(
+          V->getType(), "*const parc_p_" + N + "_",
+          [&](unsigned I) { return "parc_env_->parc_dim_" + N + "_" + std::to_string(I) + "_"; },
+          K);
+    } else {
+      // The address in a local that nothing takes the address of: no
+      // store in the body can change it, so it stays in a register across
+      // loops.  Read as parc_env_->x at each use, it would be reloaded
+      // after every store the back end cannot prove unrelated (any char
+      // store, any store of the field's type).
+      QualType PT = S.Ctx.getPointerType(printable(S.Ctx, V->getType())).withConst();
+      Decl = needsDeclarator(PT)
+                 ? declarator(PT, "parc_p_" + N + "_", [](unsigned) { return std::string("0"); }, K)
+                 : S.printType(PT, "parc_p_" + N + "_");
+    }
     Out += "  " + Decl + " = parc_env_->" + N + "; (void)parc_p_" + N + "_;\n";
   }
   return Out;

@@ -4,7 +4,7 @@
 //   parblock                                                            void *parc_envp_) {
 //     { x = g(1); }                         struct parc_env_f_L3 *parc_env_ = ...;
 //   :                                     #line 4 "prog.pc"
-//     { y = g(2); }                         { (*parc_env_->x) = g(1); }
+//     { y = g(2); }                         { (*parc_p_x_) = g(1); }
 //   epar                                  }
 //                                         ... f_parblock_L3_s1 likewise ...
 //                                         static void f_parblock_L3(parc_act *parc_self_,

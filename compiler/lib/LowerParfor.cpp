@@ -8,7 +8,7 @@
 //                                             int i = (int)parc_iter(parc_env_->parc_from_,
 //                                                                    parc_env_->parc_step_, parc_k_);
 //                                           #line 13 "prog.pc"
-//                                             { { (*parc_env_->a)[i] += ... } }
+//                                             { { (*parc_p_a_)[i] += ... } }
 //                                           } }
 // and in the parent (FROM, TO, STEP evaluated once, converted to the index
 // type, then widened):

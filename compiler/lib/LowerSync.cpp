@@ -1,7 +1,7 @@
 //===- LowerSync.cpp - sync -----------------------------------------------===//
 //
 //   parfor int i; 0; n-1; 1;              ... in f_parfor_L3:
-//     a[i] = g(i);                            (*parc_env_->a)[i] = g(i);
+//     a[i] = g(i);                            (*parc_p_a_)[i] = g(i);
 //     sync;                        =>         parc_sync(parc_self_);
 //     b[i] = a[n-1-i];                        ...
 //   epar

@@ -1,7 +1,7 @@
 //===- EditList.h - text edits over B1 ---------------------------*- C++ -*-===//
 //
 // Lowering edits B1 by offset: small replacements and insertions (a shared
-// variable becomes (*parc_env_->x), a marker call becomes a runtime call, a
+// variable becomes (*parc_p_x_), a marker call becomes a runtime call, a
 // loop condition gains a poll) and, innermost construct first, the collapse
 // of a whole construct into its spawn code once its activities' text has been
 // rendered into body functions.  This is clang::Rewriter's job; it is done

@@ -1,7 +1,7 @@
 //===- Lowering.h - outlining and the lowering of each construct -*- C++ -*-===//
 //
 // Lowering rewrites B1 into the emitted C through S.Edits.  First the leaf
-// edits: shared variables become (*parc_env_->x) (Captures.cpp), pbreak,
+// edits: shared variables become (*parc_p_x_) (Captures.cpp), pbreak,
 // preturn and sync become runtime calls (LowerKill.cpp, LowerSync.cpp), loops
 // and function entries get polls (Polls.cpp).  Then, innermost construct
 // first, each construct's activities are rendered into a static body
@@ -41,7 +41,8 @@ public:
   std::string envFields(const Construct &C) const;
   /// Initializers of C's environment, evaluated by C's parent.
   std::string envInits(const Construct &C) const;
-  /// Declarations at the top of a body function of C (VM pointers).
+  /// Declarations at the top of a body function of C: each shared
+  /// variable's address, once, in a const local parc_p_<name>_.
   std::string bodyPrologue(const Construct &C) const;
   /// Leaf edits: references to shared variables, `register` on shared
   /// variables.  False on error (reported).
