@@ -3,13 +3,16 @@
 //   parfor int i; m+1; end; 1;            static void f_parfor_L12(parc_act *parc_self_,
 //   { a[i] += a[m]; }                                              void *parc_envp_) {
 //   epar                                    struct parc_env_f_L12 *parc_env_ = ...;
+//                                           int (*const parc_p_a_)[100] = parc_env_->a; ...
+//                                           const unsigned long long parc_from_ = ...;
 //                                           uint64_t parc_k_;
 //                                           while (parc_next(parc_self_, &parc_k_)) {
-//                                             int i = (int)parc_iter(parc_env_->parc_from_,
-//                                                                    parc_env_->parc_step_, parc_k_);
+//                                             int i = (int)parc_iter(parc_from_, 1ULL, parc_k_);
 //                                           #line 13 "prog.pc"
 //                                             { { (*parc_p_a_)[i] += ... } }
 //                                           } }
+// A constant STEP is written into the body function (1ULL above), so that
+// the back end sees a unit stride; any other is loaded once, as parc_step_.
 // and in the parent (FROM, TO, STEP evaluated once, converted to the index
 // type, then widened):
 //   { long long parc_f_L12_ = (long long)(int)(m+1), parc_t_L12_ = ..., parc_s_L12_ = ...;
@@ -48,6 +51,25 @@ static QualType indexType(const Session &S, const VarDecl *Index, bool &Signed) 
   return S.Ctx.getQualifiedType(C, Q);
 }
 
+/// STEP as the body function sees it, (unsigned long long)(W)(T)STEP, as a
+/// literal when it is an integer constant: a unit stride the back end can
+/// see is what lets it keep the index in a register and vectorise.
+static std::string constantStep(const Session &S, const Construct &C, QualType IT, bool Signed) {
+  const Expr *E = C.Bounds[2];
+  Expr::EvalResult R;
+  unsigned W = S.Ctx.getIntWidth(IT);
+  if (!E->getType()->isIntegerType() || W > 64 || !E->EvaluateAsInt(R, S.Ctx))
+    return "";
+  llvm::APSInt V = R.Val.getInt().extOrTrunc(W);
+  V.setIsSigned(Signed);
+  int64_t Value = Signed ? V.getSExtValue() : (int64_t)V.getZExtValue();
+  if (Value == 0)
+    return ""; // the parent stops the program (parc_count_*)
+  if (Value < 0 && Value > INT32_MIN)
+    return "(unsigned long long)" + std::to_string(Value) + "LL";
+  return std::to_string((uint64_t)Value) + "ULL";
+}
+
 void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn) {
   Session &S = O.S;
   bool Light = C.Kind != ConstructKind::Parfor;
@@ -56,22 +78,30 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   std::string T = S.printType(IT);
   std::string Var = C.Index->getName().str();
   std::string Name = O.bodyName(C);
-  std::string Iter = (Light ? "      " : "    ") + S.printType(IT, Var) + " = (" + T +
-                     ")parc_iter(parc_env_->parc_from_, parc_env_->parc_step_, ";
+  std::string Step = constantStep(S, C, IT, Signed);
+  // `T i = (T)parc_iter(...); (void)i;` at the top of each iteration.
+  auto Iter = [&](const char *Pad, const char *K) {
+    return Pad + S.printType(IT, Var) + " = (" + T + ")parc_iter(parc_from_, " +
+           (Step.empty() ? "parc_step_" : Step) + ", " + K + ");\n" + Pad + "(void)" + Var +
+           ";\n";
+  };
 
   Defs += O.bodyHead(C, Name);
+  Defs += "  const unsigned long long parc_from_ = parc_env_->parc_from_;\n";
+  if (Step.empty())
+    Defs += "  const unsigned long long parc_step_ = parc_env_->parc_step_;\n";
   if (!Light) {
     Defs += "  uint64_t parc_k_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n" +
-            Iter + "parc_k_);\n    (void)" + Var + ";\n" + O.activityText(*C.Acts[0]) + "  }\n}\n";
+            Iter("    ", "parc_k_") + O.activityText(*C.Acts[0]) + "  }\n}\n";
   } else {
     Defs += "  uint64_t parc_k_, parc_j_, parc_hi_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n"
             "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
             "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
             "    for (; parc_j_ < parc_hi_; parc_j_++) {\n" +
-            Iter + "parc_j_);\n      (void)" + Var + ";\n      parc_poll();\n" +
-            O.activityText(*C.Acts[0]) + "    }\n  }\n}\n";
+            Iter("      ", "parc_j_") + (S.Opts.Polls ? "      parc_poll();\n" : "") + O.activityText(*C.Acts[0]) +
+            "    }\n  }\n}\n";
   }
 
   std::string Sx = O.suffix(C);
