@@ -157,8 +157,10 @@ private:
     Targets.push_back({St, Target::Loop});
     bool R = Traverse();
     Targets.pop_back();
-    if (CurFn)
+    if (CurFn) {
       CurFn->Loops.push_back(St);
+      M.LoopAct[St] = cur();
+    }
     return R;
   }
 

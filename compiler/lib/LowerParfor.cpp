@@ -23,12 +23,24 @@
 //     parc_spawn(&parc_d_L12_, &site, f_parfor_L12, &parc_e_L12_, parc_n_L12_); }
 //
 // lparfor makes one activity per chunk (parc_spawn_lparfor); its body
-// function runs the chunk's iterations serially, polling on each:
+// function runs the chunk's iterations serially.  With a brief body
+// (Polls.cpp: no call, no loop but a tiny one) the chunk polls once per
+// block of iterations, so the block is a plain counted loop that the back
+// end keeps tight or vectorises:
 //   while (parc_next(parc_self_, &parc_k_)) {
 //     parc_j_ = parc_chunk_lo(niter, parc_self_->total, parc_k_);
 //     parc_hi_ = parc_chunk_lo(niter, parc_self_->total, parc_k_ + 1);
-//     for (; parc_j_ < parc_hi_; parc_j_++) { int i = ...(parc_j_); parc_poll(); BODY }
+//     for (;;) {
+//       parc_stop_ = parc_hi_ - parc_j_ > 4096 ? parc_j_ + 4096 : parc_hi_;
+//       for (; parc_j_ < parc_stop_; parc_j_++) { int i = ...(parc_j_); BODY }
+//       if (parc_j_ == parc_hi_) break;
+//       parc_poll();
+//     }
 //   }
+// The chunk is one activity running its iterations serially (contract), so
+// a block of a brief body is straight-line code between two polls, like a
+// counted loop (Polls.cpp).  Any other body polls on each iteration:
+//     for (; parc_j_ < parc_hi_; parc_j_++) { int i = ...(parc_j_); parc_poll(); BODY }
 //
 //===----------------------------------------------------------------------===//
 #include "parcc/Lowering.h"
@@ -36,6 +48,11 @@
 using namespace clang;
 
 namespace parcc {
+
+/// Iterations of a brief lparfor body between two polls of its chunk: a
+/// poll per 4096 iterations costs nothing measurable, and a kill waits for
+/// 4096 iterations of straight-line code at most.
+constexpr unsigned PollBlock = 4096;
 
 /// The index type as written in outlined code: canonical (so a local
 /// typedef needs no hoisting), enums as their integer type, qualifiers kept.
@@ -94,14 +111,31 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
     Defs += "  uint64_t parc_k_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n" +
             Iter("    ", "parc_k_") + O.activityText(*C.Acts[0]) + "  }\n}\n";
+  } else if (S.Opts.Polls && C.Acts[0]->Brief) {
+    // A brief body (Polls.cpp): the chunk polls once per block.
+    std::string Block = std::to_string(PollBlock);
+    Defs += "  uint64_t parc_k_, parc_j_, parc_hi_, parc_stop_;\n"
+            "  while (parc_next(parc_self_, &parc_k_)) {\n"
+            "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
+            "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
+            "    for (;;) {\n"
+            "      parc_stop_ = parc_hi_ - parc_j_ > " + Block + " ? parc_j_ + " + Block +
+            " : parc_hi_;\n"
+            "      for (; parc_j_ < parc_stop_; parc_j_++) {\n" +
+            Iter("        ", "parc_j_") + O.activityText(*C.Acts[0]) +
+            "      }\n"
+            "      if (parc_j_ == parc_hi_)\n"
+            "        break;\n"
+            "      parc_poll();\n"
+            "    }\n  }\n}\n";
   } else {
     Defs += "  uint64_t parc_k_, parc_j_, parc_hi_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n"
             "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
             "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
             "    for (; parc_j_ < parc_hi_; parc_j_++) {\n" +
-            Iter("      ", "parc_j_") + (S.Opts.Polls ? "      parc_poll();\n" : "") + O.activityText(*C.Acts[0]) +
-            "    }\n  }\n}\n";
+            Iter("      ", "parc_j_") + (S.Opts.Polls ? "      parc_poll();\n" : "") +
+            O.activityText(*C.Acts[0]) + "    }\n  }\n}\n";
   }
 
   std::string Sx = O.suffix(C);
@@ -123,6 +157,8 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
     Inits += ", " + N;
   std::string E = O.envVarName(C), D = O.descName(C);
   Spawn += O.envType(C) + " " + E + " = { " + Inits + " }; parc_desc " + D + "; ";
+  if (C.PollFirst)
+    Spawn += "parc_poll(); ";
   if (!Light)
     Spawn += "parc_spawn(&" + D + ", " + Site + ", " + Name + ", &" + E + ", " + N + "); ";
   else

@@ -1,20 +1,93 @@
-//===- Polls.cpp - poll points at function entries and loop back-edges -----===//
+//===- Polls.cpp - poll points: where a killed activity notices its kill --===//
 //
-//   int f(int n) {                  int f(int n) { parc_poll();
-//     while (n > 0) n--;      =>      while ((parc_poll(), n > 0)) n--;
-//     for (;;) { ... }                for (;(parc_poll(), 1);) { ... }
+//   int f(int n) {                    int f(int n) {
+//     if (n < 2) return n;              if (n < 2) return n; parc_poll();
+//     while (!flag) ;          =>       while ((parc_poll(), !flag)) ;
+//     for (;;) { ... g(); }             for (;(parc_poll(), 1);) { ... g(); }
+//     for (i = 0; i < n; i++)           for (i = 0; i < n; i++)          <- no poll
+//       a[i] = a[i] * 3 + 1;              a[i] = a[i] * 3 + 1;
+//   }                                 }
+//   static int sq(int x) { return x * x; }                               <- no poll
 //
-// A killed activity stops at its next poll point (contract, pbreak): every
-// function entry and every loop condition of a file compiled by parcc.  The
-// fast path is one relaxed load and a predicted branch (parc_abi.h);
-// -fno-parc-polls leaves them out to measure that cost.  Loops written by
-// macros, and C99 inline functions with external linkage (which may not call
-// the static parc_poll), keep no poll.
+// The contract: a killed activity stops at its next poll point (loop
+// back-edges, function entries, construct entry and exit, blocking
+// operations); straight-line code between them is not interrupted.  The
+// fast path of parc_poll() is one relaxed load and a predicted branch, but
+// its out-of-line slow path is a call: in a loop condition it may clobber
+// memory, so the back end reloads what the loop reads and vectorises
+// nothing, and at the entry of a recursive function it runs once per call.
+// So parcc puts polls where they can matter and leaves them out where they
+// cannot.
+//
+// Why leaving a poll out is safe.  Polls exist so that a killed activity
+// stops in bounded time.  Code that runs in bounded time and then reaches a
+// poll point is, for the contract, straight-line code between poll points.
+// A kill is posted by another processor and noticed asynchronously (the
+// relaxed load may read the old value for a while in any case), so "the
+// kill arrived just after this bounded stretch" is an execution the program
+// could always have had; no race-free program can tell the difference,
+// because a stretch that loses its polls performs no synchronisation (no
+// call that could block or signal, no volatile or atomic access).  Every
+// cycle of the control flow still crosses a poll: a loop that keeps none
+// ends by itself, and recursion goes through a call, which is not brief.
+// The stretches are:
+//
+//   * a *brief* statement: no call except to a brief function (of this
+//     file, or a header's function without loops or calls), a const or pure
+//     builtin (sqrt, fabs, __builtin_expect), or a function that does not
+//     come back (pbreak; exit, abort, __assert_fail; a noreturn function of
+//     this file, which polls itself); no volatile or _Atomic access, no
+//     atomic builtin, no inline asm, no label, no goto; no loop except a
+//     counted one (below) of at most 16 iterations with a brief body.  A
+//     brief statement takes bounded time.
+//   * a *counted* for loop with a brief body:
+//       for (INIT; i OP BOUND [&& brief]; i++ | i-- | i += c | i -= c) BRIEF
+//     where i is a local integer (at least int, so no promotion wraps it) or
+//     object pointer, private to the activity running the loop, whose
+//     address is never taken and which only the increment modifies; c is a
+//     constant; OP goes the way of the step (< <= up, > >= down); BOUND is
+//     built from constants and variables that are const, or local, never
+//     address-taken and not written in the loop.  Signed overflow is
+//     undefined, so such a loop ends; an unsigned (or -fwrapv) index needs a
+//     strict OP and a step of 1 (`u <= UINT_MAX` and `u >= 0` never end).  A
+//     shared variable in BOUND could only change under the loop through a
+//     data race.
+//
+// Placement:
+//   * loops: every loop polls, `(parc_poll(), cond)`, except counted loops
+//     with a brief body.  A loop around such a loop keeps its poll, so a
+//     kill waits for one run of the innermost counted loop at most, not for
+//     the whole nest; `while (!flag) ;`, `for (;;)`, loops that call, loops
+//     on a shared or address-taken index all keep theirs.  A macro call in
+//     a condition is wrapped whole (`while (!atomic_load(&f))`).
+//   * function entries: a brief function gets no poll (it is straight-line
+//     code of its caller, which polls).  Otherwise the poll goes before the
+//     first statement that is not brief: leading guards such as
+//     `if (n < 2) return n;` run before it, so the leaves of a recursion poll
+//     nowhere and every call still follows a poll.  None is needed when that
+//     statement polls first thing anyway: a while or for loop that polls, a
+//     parblock (at least one activity, and epar polls).  A leading parfor or
+//     lparfor with brief bounds gets it in its spawn code (it may have no
+//     activities).  A declaration keeps it at the entry (no statement put
+//     before a declaration that had none).
+//   * lparfor chunks with a brief body poll once per block of 4096
+//     iterations (LowerParfor.cpp): the chunk is one activity running its
+//     iterations serially, so a block is straight-line code like a counted
+//     loop.
+//
+// Loops written by macros (no place for a poll in the user's text) and C99
+// inline functions with external linkage (which may not call the static
+// parc_poll) keep no poll.  -fno-parc-polls leaves out every poll, to
+// measure what they cost.
 //
 //===----------------------------------------------------------------------===//
 #include "parcc/Lowering.h"
 
-#include "clang/AST/StmtCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Builtins.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
@@ -24,18 +97,378 @@ static bool externInline(const FunctionDecl *FD) {
   return FD->isInlineSpecified() && FD->getStorageClass() != SC_Static;
 }
 
-/// Wraps a loop condition as (parc_poll(), COND).
-static void wrapCond(Session &S, const Expr *Cond) {
-  if (!Cond || Cond->getBeginLoc().isMacroID() || Cond->getEndLoc().isMacroID())
-    return;
-  S.Edits.insert(S.offset(Cond->getBeginLoc()), "(parc_poll(), ");
-  S.Edits.insert(S.endOffset(Cond->getEndLoc()), ")");
+namespace {
+
+/// Most iterations of a loop that a brief statement may contain.
+constexpr int64_t SmallTrips = 16;
+
+/// `V` itself, read: an lvalue-to-rvalue conversion of a reference to V, no
+/// other conversion (an index promoted for the comparison could wrap).
+const VarDecl *readOf(const Expr *E) {
+  const auto *IC = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
+  if (!IC || IC->getCastKind() != CK_LValueToRValue)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(IC->getSubExpr()->IgnoreParens());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
+const VarDecl *refOf(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// Does St assign V (=, op=, ++, --)?  The address of V is never taken when
+/// this is asked, so these are the only ways.
+class Writes : public RecursiveASTVisitor<Writes> {
+public:
+  explicit Writes(const VarDecl *V) : V(V) {}
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp() && refOf(B->getLHS()) == V)
+      Found = true;
+    return !Found;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp() && refOf(U->getSubExpr()) == V)
+      Found = true;
+    return !Found;
+  }
+  const VarDecl *V;
+  bool Found = false;
+};
+
+bool writes(const Stmt *St, const VarDecl *V) {
+  if (!St)
+    return false;
+  Writes W(V);
+  W.TraverseStmt(const_cast<Stmt *>(St));
+  return W.Found;
+}
+
+/// Variables whose address the function takes (`&x`).  The address the
+/// token pass takes of a parfor index, for its bounds marker, is not one.
+class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
+public:
+  bool TraverseCallExpr(CallExpr *CE) {
+    if (markerOf(CE) == Marker::Bounds)
+      return true;
+    return RecursiveASTVisitor::TraverseCallExpr(CE);
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->getOpcode() == UO_AddrOf)
+      if (const VarDecl *V = refOf(U->getSubExpr()))
+        Vars.insert(V);
+    return true;
+  }
+  llvm::DenseSet<const VarDecl *> Vars;
+};
+
+/// The header of a counted for loop: `i OP bound` with `i += Step`.
+struct Counted {
+  const VarDecl *Var = nullptr;
+  int64_t Step = 0;
+  BinaryOperatorKind Op = BO_LT; // with i on the left
+  const Expr *Bound = nullptr;
+};
+
+class Planner {
+public:
+  explicit Planner(Session &S) : S(S) {
+    for (auto &F : S.M.Functions) {
+      Fns[F->FD->getCanonicalDecl()] = F.get();
+      AddressTaken AT;
+      AT.TraverseStmt(F->FD->getBody());
+      Taken[F.get()] = std::move(AT.Vars);
+    }
+  }
+
+  /// Brief statement of function F (see the top of the file).
+  bool brief(const Stmt *St, const FunctionModel &F);
+  /// A counted for loop whose body is brief: it needs no poll.
+  bool pollFree(const Stmt *Loop, const FunctionModel &F);
+  /// A brief function: its entry needs no poll, and calls to it are brief.
+  bool briefFunction(const FunctionModel &F);
+
+  bool briefCall(const CallExpr *CE);
+  bool smallLoop(const Stmt *Loop, const FunctionModel &F);
+
+private:
+  bool counted(const ForStmt *L, const FunctionModel &F, Counted &C);
+  bool invariant(const Expr *E, const Stmt *Loop, const FunctionModel &F);
+  bool countedCond(const Expr *Cond, Counted &C);
+  bool briefElsewhere(const FunctionDecl *FD);
+  bool taken(const FunctionModel &F, const VarDecl *V) const {
+    auto It = Taken.find(&F);
+    return It == Taken.end() || It->second.count(V);
+  }
+
+  Session &S;
+  /// The functions of this file, by canonical declaration.
+  llvm::DenseMap<const FunctionDecl *, const FunctionModel *> Fns;
+  llvm::DenseMap<const FunctionModel *, llvm::DenseSet<const VarDecl *>> Taken;
+  enum class State { Busy, Yes, No };
+  llvm::DenseMap<const FunctionModel *, State> FnState;
+  /// Functions defined in headers, judged on their own.
+  llvm::DenseMap<const FunctionDecl *, State> OtherState;
+};
+
+/// Stops at the first thing a brief statement may not contain.
+class BriefCheck : public RecursiveASTVisitor<BriefCheck> {
+public:
+  BriefCheck(Planner &P, const FunctionModel &F) : P(P), F(F) {}
+
+  bool fail() {
+    Ok = false;
+    return false;
+  }
+  bool TraverseForStmt(ForStmt *L) { return P.smallLoop(L, F) || fail(); }
+  bool TraverseWhileStmt(WhileStmt *) { return fail(); }
+  bool TraverseDoStmt(DoStmt *) { return fail(); }
+  bool VisitCallExpr(CallExpr *CE) { return P.briefCall(CE) || fail(); }
+  bool VisitAtomicExpr(AtomicExpr *) { return fail(); }
+  bool VisitAsmStmt(AsmStmt *) { return fail(); }
+  bool VisitGotoStmt(GotoStmt *) { return fail(); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return fail(); }
+  bool VisitLabelStmt(LabelStmt *) { return fail(); }
+  bool VisitAddrLabelExpr(AddrLabelExpr *) { return fail(); }
+  bool VisitBlockExpr(BlockExpr *) { return fail(); }
+  bool VisitExpr(Expr *E) {
+    QualType T = E->getType();
+    return !(T.isVolatileQualified() || T->isAtomicType()) || fail();
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    QualType T = V->getType();
+    return !(T.isVolatileQualified() || T->isAtomicType()) || fail();
+  }
+
+  Planner &P;
+  const FunctionModel &F;
+  bool Ok = true;
+};
+
+bool Planner::brief(const Stmt *St, const FunctionModel &F) {
+  if (!St)
+    return true;
+  BriefCheck B(*this, F);
+  B.TraverseStmt(const_cast<Stmt *>(St));
+  return B.Ok;
+}
+
+bool Planner::briefFunction(const FunctionModel &F) {
+  auto [It, New] = FnState.try_emplace(&F, State::Busy);
+  if (!New)
+    return It->second == State::Yes; // Busy: recursion is never brief
+  bool B = !externInline(F.FD) && !F.FD->isWeak() && brief(F.FD->getBody(), F);
+  FnState[&F] = B ? State::Yes : State::No;
+  return B;
+}
+
+/// Functions that end the process and never return to the caller.
+static bool endsProcess(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("exit", "_Exit", "quick_exit", "abort", true)
+      .Cases("__assert_fail", "__assert_perror_fail", "__assert_rtn", "__assert", true)
+      .Default(false);
+}
+
+/// A function defined outside this file but visible to it (a static inline
+/// function of a header): plain C without polls of its own, so only a body
+/// without loops will do (its loops are not in the model, so the brief check
+/// refuses them).
+bool Planner::briefElsewhere(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || externInline(Def) || Def->isWeak())
+    return false;
+  auto [It, New] = OtherState.try_emplace(Def->getCanonicalDecl(), State::Busy);
+  if (!New)
+    return It->second == State::Yes;
+  FunctionModel Outside;
+  Outside.FD = Def;
+  bool B = brief(Def->getBody(), Outside);
+  OtherState[Def->getCanonicalDecl()] = B ? State::Yes : State::No;
+  return B;
+}
+
+bool Planner::briefCall(const CallExpr *CE) {
+  if (markerOf(CE) == Marker::Pbreak)
+    return true; // ends the activity
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return false;
+  auto It = Fns.find(FD->getCanonicalDecl());
+  if (It != Fns.end())
+    // Compiled here: brief, or it polls itself; a noreturn one that is
+    // not brief polls at its entry before doing anything that could jump
+    // back (longjmp).
+    return briefFunction(*It->second) || FD->isNoReturn();
+  if (briefElsewhere(FD))
+    return true;
+  if (unsigned ID = FD->getBuiltinID()) {
+    const Builtin::Context &BI = S.Ctx.BuiltinInfo;
+    if (BI.isConst(ID) || BI.isPure(ID) || BI.isConstWithoutErrnoAndExceptions(ID) ||
+        BI.isConstWithoutExceptions(ID))
+      return true;
+    if (ID == Builtin::BI__builtin_trap || ID == Builtin::BI__builtin_unreachable)
+      return true;
+  }
+  return FD->isNoReturn() && FD->getIdentifier() && endsProcess(FD->getName());
+}
+
+bool Planner::countedCond(const Expr *Cond, Counted &C) {
+  Cond = Cond->IgnoreParens();
+  const auto *B = dyn_cast<BinaryOperator>(Cond);
+  if (!B)
+    return false;
+  if (B->getOpcode() == BO_LAnd)
+    return countedCond(B->getLHS(), C) || countedCond(B->getRHS(), C);
+  if (!B->isRelationalOp())
+    return false;
+  BinaryOperatorKind Op = B->getOpcode();
+  if (readOf(B->getLHS()) == C.Var) {
+    C.Op = Op;
+    C.Bound = B->getRHS();
+  } else if (readOf(B->getRHS()) == C.Var) {
+    C.Op = BinaryOperator::reverseComparisonOp(Op);
+    C.Bound = B->getLHS();
+  } else {
+    return false;
+  }
+  bool Up = C.Step > 0;
+  return Up ? (C.Op == BO_LT || C.Op == BO_LE) : (C.Op == BO_GT || C.Op == BO_GE);
+}
+
+bool Planner::counted(const ForStmt *L, const FunctionModel &F, Counted &C) {
+  const Expr *Inc = L->getInc();
+  if (!Inc || !L->getCond())
+    return false;
+  Inc = Inc->IgnoreParens();
+  if (const auto *U = dyn_cast<UnaryOperator>(Inc)) {
+    if (!U->isIncrementDecrementOp())
+      return false;
+    C.Var = refOf(U->getSubExpr());
+    C.Step = U->isIncrementOp() ? 1 : -1;
+  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
+    if (CA->getOpcode() != BO_AddAssign && CA->getOpcode() != BO_SubAssign)
+      return false;
+    C.Var = refOf(CA->getLHS());
+    Expr::EvalResult R;
+    if (!CA->getRHS()->EvaluateAsInt(R, S.Ctx) || R.Val.getInt().getSignificantBits() > 32)
+      return false;
+    C.Step = R.Val.getInt().getExtValue();
+    if (CA->getOpcode() == BO_SubAssign)
+      C.Step = -C.Step;
+  } else {
+    return false;
+  }
+  if (!C.Var || C.Step == 0)
+    return false;
+
+  const VarDecl *V = C.Var;
+  QualType T = V->getType();
+  bool Pointer = T->isPointerType() && T->getPointeeType()->isObjectType();
+  bool Integer = T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType() &&
+                 S.Ctx.getTypeSize(T) >= S.Ctx.getTypeSize(S.Ctx.IntTy);
+  if (!V->hasLocalStorage() || T.isVolatileQualified() || T->isAtomicType() ||
+      !(Pointer || Integer))
+    return false;
+  // Private to the activity running the loop, and written only by the step.
+  auto LA = S.M.LoopAct.find(L);
+  if (LA == S.M.LoopAct.end() || S.M.declActivity(V) != LA->second)
+    return false;
+  if (taken(F, V) || writes(L->getCond(), V) || writes(L->getBody(), V))
+    return false;
+  if (!countedCond(L->getCond(), C))
+    return false;
+  bool Wraps = Integer && (T->isUnsignedIntegerType() ||
+                           S.Ctx.getLangOpts().isSignedOverflowDefined());
+  if (Wraps && ((C.Op != BO_LT && C.Op != BO_GT) || (C.Step != 1 && C.Step != -1)))
+    return false;
+  return invariant(C.Bound, L, F);
+}
+
+bool Planner::invariant(const Expr *E, const Stmt *Loop, const FunctionModel &F) {
+  E = E->IgnoreParens();
+  if (isa<IntegerLiteral>(E) || isa<CharacterLiteral>(E) || isa<UnaryExprOrTypeTraitExpr>(E))
+    return true;
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    if (CE->getCastKind() == CK_ArrayToPointerDecay)
+      if (const VarDecl *V = refOf(CE->getSubExpr()))
+        return V->getType()->isArrayType(); // the array's address
+    if (!isa<ImplicitCastExpr>(CE) && !isa<CStyleCastExpr>(CE))
+      return false;
+    return invariant(CE->getSubExpr(), Loop, F);
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    switch (U->getOpcode()) {
+    case UO_Plus:
+    case UO_Minus:
+    case UO_Not:
+    case UO_LNot:
+      return invariant(U->getSubExpr(), Loop, F);
+    default:
+      return false;
+    }
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return !B->isAssignmentOp() && B->getOpcode() != BO_Comma &&
+           invariant(B->getLHS(), Loop, F) && invariant(B->getRHS(), Loop, F);
+  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+    return invariant(C->getCond(), Loop, F) && invariant(C->getTrueExpr(), Loop, F) &&
+           invariant(C->getFalseExpr(), Loop, F);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(DRE->getDecl()))
+      return true;
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return false;
+    QualType T = V->getType();
+    if (T.isVolatileQualified() || T->isAtomicType())
+      return false;
+    if (T.isConstQualified())
+      return true;
+    return V->hasLocalStorage() && !taken(F, V) && !writes(Loop, V);
+  }
+  return false;
+}
+
+bool Planner::smallLoop(const Stmt *Loop, const FunctionModel &F) {
+  const auto *L = dyn_cast<ForStmt>(Loop);
+  Counted C;
+  if (!L || !counted(L, F, C) || !brief(L->getCond(), F) || !brief(L->getInc(), F))
+    return false;
+  // The first value: `T i = K` or `i = K`.
+  const Expr *Init = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(L->getInit())) {
+    if (DS->isSingleDecl() && DS->getSingleDecl() == C.Var)
+      Init = C.Var->getInit();
+  } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(L->getInit())) {
+    if (B->getOpcode() == BO_Assign && refOf(B->getLHS()) == C.Var)
+      Init = B->getRHS();
+  }
+  Expr::EvalResult From, To;
+  if (!Init || !Init->EvaluateAsInt(From, S.Ctx) || !C.Bound->EvaluateAsInt(To, S.Ctx) ||
+      From.Val.getInt().getSignificantBits() > 32 || To.Val.getInt().getSignificantBits() > 32)
+    return false;
+  int64_t A = From.Val.getInt().getExtValue(), B = To.Val.getInt().getExtValue();
+  int64_t Span = C.Step > 0 ? B - A : A - B, Step = C.Step > 0 ? C.Step : -C.Step;
+  if (C.Op == BO_LE || C.Op == BO_GE)
+    ++Span;
+  int64_t Trips = Span <= 0 ? 0 : (Span + Step - 1) / Step;
+  return Trips <= SmallTrips && brief(L->getBody(), F);
+}
+
+bool Planner::pollFree(const Stmt *Loop, const FunctionModel &F) {
+  const auto *L = dyn_cast<ForStmt>(Loop);
+  Counted C;
+  return L && counted(L, F, C) && brief(L->getCond(), F) && brief(L->getInc(), F) &&
+         brief(L->getBody(), F);
+}
+
+} // namespace
+
 /// for (init; ; inc): the poll becomes the condition.
-static void pollEmptyFor(Session &S, const ForStmt *F) {
+static bool pollEmptyFor(Session &S, const ForStmt *F, bool Insert) {
   if (F->getLParenLoc().isMacroID() || F->getRParenLoc().isMacroID())
-    return;
+    return false;
   int Depth = 0;
   for (const Session::RawToken &T :
        S.lexRange(S.offset(F->getLParenLoc()) + 1, S.offset(F->getRParenLoc()))) {
@@ -44,44 +477,129 @@ static void pollEmptyFor(Session &S, const ForStmt *F) {
     else if (T.Kind == tok::r_paren || T.Kind == tok::r_brace || T.Kind == tok::r_square)
       --Depth;
     else if (T.Kind == tok::semi && Depth == 0) {
-      S.Edits.insert(T.Off + 1, "(parc_poll(), 1)");
-      return;
+      if (Insert)
+        S.Edits.insert(T.Off + 1, "(parc_poll(), 1)");
+      return true;
     }
   }
+  return false;
+}
+
+/// Wraps a loop condition as (parc_poll(), COND).  A macro call in the
+/// condition (`while (!atomic_load(&f))`, `while (faa(&n, 0) < k)`) is taken
+/// whole; only a condition that is not between the loop's own parentheses
+/// as written in the file (the loop or its head written by a macro) stays
+/// without a poll.
+static bool wrapCond(Session &S, const Expr *Cond, SourceLocation Open, SourceLocation Close,
+                     bool Insert = true) {
+  if (!Cond || Open.isMacroID() || Close.isMacroID())
+    return false;
+  CharSourceRange R = S.SM.getExpansionRange(Cond->getSourceRange());
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID() ||
+      !S.SM.isWrittenInMainFile(R.getBegin()))
+    return false;
+  unsigned B = S.SM.getFileOffset(R.getBegin());
+  unsigned E = S.SM.getFileOffset(R.getEnd());
+  if (R.isTokenRange())
+    E += Lexer::MeasureTokenLength(R.getEnd(), S.SM, S.Ctx.getLangOpts());
+  if (B <= S.offset(Open) || E > S.offset(Close))
+    return false;
+  if (Insert) {
+    S.Edits.insert(B, "(parc_poll(), ");
+    S.Edits.insert(E, ")");
+  }
+  return true;
+}
+
+/// Puts a poll at the head of loop L; with Insert false, only says whether
+/// it would.
+static bool pollHead(Session &S, const Stmt *L, bool Insert = true) {
+  if (const auto *W = dyn_cast<WhileStmt>(L))
+    return wrapCond(S, W->getCond(), W->getLParenLoc(), W->getRParenLoc(), Insert);
+  if (const auto *D = dyn_cast<DoStmt>(L))
+    return wrapCond(S, D->getCond(), D->getWhileLoc(), D->getRParenLoc(), Insert);
+  const auto *F = cast<ForStmt>(L);
+  if (F->getCond())
+    return wrapCond(S, F->getCond(), F->getLParenLoc(), F->getRParenLoc(), Insert);
+  return pollEmptyFor(S, F, Insert);
+}
+
+/// Does the head of loop L poll, before its first iteration too?
+static bool headPolls(Session &S, Planner &P, const Stmt *L, const FunctionModel &F) {
+  if (!isa<WhileStmt>(L) && !isa<ForStmt>(L))
+    return false; // a do loop runs its body first
+  if (L->getBeginLoc().isMacroID() || P.pollFree(L, F))
+    return false;
+  if (const auto *Fo = dyn_cast<ForStmt>(L))
+    if (!P.brief(Fo->getInit(), F))
+      return false;
+  return pollHead(S, L, /*Insert=*/false);
+}
+
+/// Where the entry poll of a function that is not brief goes: before its
+/// first statement that is not brief.  Returns the B1 offset, or sets the
+/// construct's PollFirst, or neither when that statement polls first thing
+/// anyway (a parblock, whose epar polls; a while or for loop).
+static bool entryPollAt(Session &S, Planner &P, FunctionModel &F, const CompoundStmt *Body,
+                        unsigned &At) {
+  At = S.offset(Body->getLBracLoc()) + 1;
+  const Stmt *First = nullptr;
+  bool Skipped = false;
+  for (const Stmt *St : Body->body()) {
+    if (!P.brief(St, F)) {
+      First = St;
+      break;
+    }
+    Skipped = true;
+  }
+  if (!First)
+    return true; // a brief body in a function that may not skip its poll
+  if (headPolls(S, P, First, F))
+    return false;
+  for (Construct *C : F.TopLevel)
+    if (C->Block == First) {
+      if (C->Kind == ConstructKind::Parblock)
+        return false;
+      for (const Expr *B : C->Bounds)
+        if (!P.brief(B, F))
+          return true;
+      C->PollFirst = true;
+      return false;
+    }
+  if (Skipped && !isa<DeclStmt>(First) && !First->getBeginLoc().isMacroID())
+    At = S.offset(First->getBeginLoc());
+  return true;
 }
 
 void insertPolls(Outliner &O) {
   Session &S = O.S;
+  Planner P(S);
+  for (auto &F : S.M.Functions)
+    for (Construct *C : F->PostOrder)
+      for (auto &A : C->Acts)
+        A->Brief = P.brief(A->Body, *F);
+
   for (auto &F : S.M.Functions) {
     const FunctionDecl *FD = F->FD;
     const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
     if (!Body || externInline(FD))
       continue;
     if (!Body->getLBracLoc().isMacroID()) {
-      std::string Entry;
+      unsigned Entry = S.offset(Body->getLBracLoc()) + 1;
       if (F->NeedsRV)
-        Entry += " " + S.printType(FD->getReturnType().getUnqualifiedType(), "parc_rv_") + ";";
-      if (S.Opts.Polls)
-        Entry += " parc_poll();";
-      if (!Entry.empty())
-        S.Edits.insert(S.offset(Body->getLBracLoc()) + 1, Entry);
+        S.Edits.insert(Entry, " " +
+                                  S.printType(FD->getReturnType().getUnqualifiedType(),
+                                              "parc_rv_") +
+                                  ";");
+      unsigned At;
+      if (S.Opts.Polls && !P.briefFunction(*F) && entryPollAt(S, P, *F, Body, At))
+        S.Edits.insert(At, At == Entry ? " parc_poll();" : "parc_poll(); ");
     }
     if (!S.Opts.Polls)
       continue;
-    for (const Stmt *L : F->Loops) {
-      if (L->getBeginLoc().isMacroID())
-        continue;
-      if (const auto *W = dyn_cast<WhileStmt>(L))
-        wrapCond(S, W->getCond());
-      else if (const auto *D = dyn_cast<DoStmt>(L))
-        wrapCond(S, D->getCond());
-      else if (const auto *Fo = dyn_cast<ForStmt>(L)) {
-        if (Fo->getCond())
-          wrapCond(S, Fo->getCond());
-        else
-          pollEmptyFor(S, Fo);
-      }
-    }
+    for (const Stmt *L : F->Loops)
+      if (!L->getBeginLoc().isMacroID() && !P.pollFree(L, *F))
+        pollHead(S, L);
   }
 }
 

@@ -39,6 +39,9 @@ struct Activity {
   unsigned Index = 0;
   const clang::DoStmt *Wrapper = nullptr;
   const clang::CompoundStmt *Body = nullptr;
+  /// The body is brief (Polls.cpp): an lparfor chunk polls once per block of
+  /// iterations instead of once per iteration.
+  bool Brief = false;
 };
 
 struct Construct {
@@ -70,6 +73,10 @@ struct Construct {
   bool CapturesRV = false;
   /// Some activity of this construct or of a nested one preturns.
   bool ContainsPreturn = false;
+  /// The function's entry poll moved here (Polls.cpp): the spawn code polls
+  /// after evaluating the (brief) bounds, since a parfor of no activities
+  /// polls nowhere.
+  bool PollFirst = false;
 };
 
 struct VarUse {
@@ -130,6 +137,8 @@ struct Model {
   /// function level (or file scope).
   llvm::DenseMap<const clang::Decl *, Activity *> DeclAct;
   llvm::DenseMap<const clang::LabelDecl *, Activity *> LabelAct;
+  /// The innermost activity around each loop of FunctionModel::Loops.
+  llvm::DenseMap<const clang::Stmt *, Activity *> LoopAct;
   std::vector<VarUse> Uses;
   std::vector<MarkUse> Marks;
   std::vector<PreturnUse> Preturns;
