@@ -4,15 +4,18 @@
 # with a time limit per run, and report what ran.
 #
 #   tools/stress.sh [--runs N] [--procs 1,2,3,4,8] [--timeout S] [--build DIR]
-#                   [--jobs J] [--seed S]
+#                   [--jobs J] [--seed S] [--max-hangs H]
 #
 # --runs N     runs in all (default 1000), spread evenly over programs and P
 # --procs L    the values of PARC_NPROCS (default 1,2,3,4,8)
-# --timeout S  seconds per run before it counts as a hang (default 30)
+# --timeout S  seconds per run before it counts as a hang (default 10, 60
+#              with a sanitizer; a passing run takes well under a second)
 # --build DIR  the build whose parcc and libparc are used (default build/;
 #              build-tsan or build-asan stress the sanitized runtime)
 # --jobs J     runs at a time (default: the number of CPUs)
 # --seed S     first seed (default: from the clock); run k gets seed S+k
+# --max-hangs H  after H hangs of one program at one P, skip its other runs
+#              (default 3), so that a runtime that hangs often still ends soon
 #
 # A run passes when it exits 0, prints exactly "OK" and nothing on stderr
 # (a sanitizer report fails it); a run that passes the time limit is a hang.
@@ -24,7 +27,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=1000
 procs=1,2,3,4,8
-timeout_s=30
+timeout_s=
+max_hangs=3
 build="$top/build"
 jobs=$(nproc)
 seed=$(date +%s)
@@ -42,7 +46,9 @@ while [ $# -gt 0 ]; do
     --jobs=*) jobs=${1#*=} ;;
     --seed) seed=$2; shift ;;
     --seed=*) seed=${1#*=} ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    --max-hangs) max_hangs=$2; shift ;;
+    --max-hangs=*) max_hangs=${1#*=} ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "stress.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -65,6 +71,7 @@ case "$san" in
   thread) sanflags="-fsanitize=thread" ;;
   *) sanflags="" ;;
 esac
+[ -n "$timeout_s" ] || timeout_s=$([ -n "$san" ] && echo 60 || echo 10)
 work="$build/stress"
 rm -rf "$work/logs"
 mkdir -p "$work/bin" "$work/logs"
@@ -96,12 +103,16 @@ echo "stress.sh: ${#progs[@]} programs x P in {$procs} x $per runs = $k runs," \
 
 results="$work/results"
 : >"$results"
-export work results timeout_s
+export work results timeout_s max_hangs
 unset PARC_NPROCS PARC_STATS PARC_TRACE
 start=$(date +%s)
 xargs -P "$jobs" -L 1 sh -c '
   prog=$1 p=$2 s=$3
   out=$work/logs/$prog-P$p-$s
+  if [ "$(grep -c "^$prog $p [0-9]* hang" "$results")" -ge "$max_hangs" ]; then
+    echo "$prog $p $s skip -" >>"$results"
+    exit 0
+  fi
   rc=0
   PARC_NPROCS=$p timeout -k 5 "$timeout_s" "$work/bin/$prog" "$s" >"$out.stdout" 2>"$out.stderr" || rc=$?
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -120,19 +131,26 @@ xargs -P "$jobs" -L 1 sh -c '
 ' sh <"$plan"
 elapsed=$(( $(date +%s) - start ))
 
-echo "program              P  runs  passed  failed  hangs"
+# "failed" counts wrong outputs and hangs; "skipped" the runs not made
+# after max_hangs hangs.
+echo "program              P  runs  passed  failed  hangs  skipped"
 sort -k1,1 -k2,2n "$results" | awk '
-  { key = $1 " " $2; n[key]++; if ($4 == "pass") ok[key]++; else if ($4 == "hang") h[key]++; else f[key]++
+  { key = $1 " " $2; n[key]++
+    if ($4 == "pass") ok[key]++; else if ($4 == "skip") sk[key]++; else f[key]++
+    if ($4 == "hang") h[key]++
     if (!(key in seen)) { seen[key] = 1; order[++m] = key } }
-  END { for (i = 1; i <= m; i++) { split(order[i], a, " ")
-          printf "%-18s %3d  %4d  %6d  %6d  %5d\n", a[1], a[2], n[order[i]], ok[order[i]], f[order[i]], h[order[i]] } }'
+  END { for (i = 1; i <= m; i++) { k = order[i]; split(k, a, " ")
+          printf "%-18s %3d  %4d  %6d  %6d  %5d  %7d\n", a[1], a[2], n[k] - sk[k], ok[k], f[k], h[k], sk[k] } }'
 passed=$(awk '$4 == "pass"' "$results" | wc -l)
-failed=$(awk '$4 != "pass"' "$results" | wc -l)
+failed=$(awk '$4 == "fail" || $4 == "hang"' "$results" | wc -l)
 hangs=$(awk '$4 == "hang"' "$results" | wc -l)
+skipped=$(awk '$4 == "skip"' "$results" | wc -l)
 if [ "$failed" -gt 0 ]; then
   echo "failed runs (output in $work/logs):"
-  awk '$4 != "pass" { print "  " $4 ": PARC_NPROCS=" $2 " '"$work"'/bin/" $1 " " $3 " (exit status " $5 ")" }' \
-    "$results" | head -20
+  awk '$4 == "fail" || $4 == "hang" { print "  " $4 ": PARC_NPROCS=" $2 " '"$work"'/bin/" $1 " " $3 " (exit status " $5 ")" }' \
+    "$results" | sort | head -20
 fi
-echo "$passed passed, $failed failed ($hangs hangs) in ${elapsed}s"
-[ "$failed" -eq 0 ]
+skipnote=""
+[ "$skipped" -eq 0 ] || skipnote=", $skipped runs skipped after $max_hangs hangs"
+echo "$passed passed, $failed failed ($hangs hangs$skipnote) in ${elapsed}s"
+[ "$failed" -eq 0 ] && [ "$skipped" -eq 0 ]

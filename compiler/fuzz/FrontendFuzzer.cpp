@@ -8,7 +8,9 @@
 //     (libFuzzer's -timeout);
 //   - a rejected input printed at least one error diagnostic, and one of them
 //     is at FILE:LINE:COLUMN with a position that exists in that file;
-//   - an accepted input printed no error and produced C.
+//   - an accepted input printed no error and produced C whose #line
+//     directives name lines of the input, and that C compiles (Clang's
+//     syntax check in-process, with the driver's back-end flags).
 // A violation prints the input and the diagnostics and aborts, so libFuzzer
 // records the input as a crash.
 //
@@ -30,6 +32,8 @@
 #include "parcc/Config.h"
 #include "parcc/Frontend.h"
 
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SHA1.h"
@@ -40,6 +44,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <functional>
+#include <pthread.h>
 #include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -95,13 +101,13 @@ bool writeInput(const uint8_t *Data, size_t Size) {
   return true;
 }
 
-/// Runs the front end with fd 2 captured; Diags receives what it printed.
-bool translateCaptured(std::string &OutC, std::string &Diags) {
+/// Runs Fn with fd 2 captured; Diags receives what it printed.
+bool captured(const std::function<bool()> &Fn, std::string &Diags) {
   ftruncate(Capture, 0);
   lseek(Capture, 0, SEEK_SET);
   int Saved = dup(2);
   dup2(Capture, 2);
-  bool Ok = parcc::translateFile(InputPath, Opts, /*SyntaxOnly=*/false, OutC);
+  bool Ok = Fn();
   dup2(Saved, 2);
   close(Saved);
   off_t Len = lseek(Capture, 0, SEEK_END);
@@ -109,6 +115,61 @@ bool translateCaptured(std::string &OutC, std::string &Diags) {
   if (Len > 0)
     pread(Capture, Diags.data(), Diags.size(), 0);
   return Ok;
+}
+
+/// Runs Fn on a thread with a stack as large as the front end's (deeply
+/// nested input stays deeply nested in the emitted C).
+bool onBigStack(const std::function<bool()> &Fn) {
+  struct Job {
+    const std::function<bool()> *Fn;
+    bool Result;
+  } J{&Fn, false};
+  pthread_attr_t Attr;
+  pthread_t T;
+  pthread_attr_init(&Attr);
+  pthread_attr_setstacksize(&Attr, size_t(1) << 30);
+  bool Started = pthread_create(
+                     &T, &Attr,
+                     [](void *P) -> void * {
+                       auto *J = static_cast<Job *>(P);
+                       J->Result = (*J->Fn)();
+                       return nullptr;
+                     },
+                     &J) == 0;
+  pthread_attr_destroy(&Attr);
+  if (!Started)
+    return Fn();
+  pthread_join(T, nullptr);
+  return J.Result;
+}
+
+/// The back end's view of the emitted C, in-process: Clang's syntax check
+/// with the flags parcc's driver gives the back end (and the front end's
+/// bracket depth).  tools/fuzz.sh --check-corpus repeats it with cc.
+bool backEndAccepts(const std::string &C, std::string &Diags) {
+  std::vector<std::string> Args = {"-std=gnu17", "-w",
+                                   "-Wno-implicit-int",
+                                   "-Wno-implicit-function-declaration",
+                                   "-Wno-int-conversion",
+                                   "-Wno-incompatible-pointer-types",
+                                   "-Wno-incompatible-function-pointer-types",
+                                   "-Wno-return-type",
+                                   "-Wno-return-mismatch",
+                                   "-fbracket-depth=16384",
+                                   "-resource-dir",
+                                   Opts.ResourceDir,
+                                   "-I" + Opts.RuntimeIncludeDir};
+  for (const std::string &A : Opts.ClangArgs)
+    Args.push_back(A);
+  return captured(
+      [&] {
+        return onBigStack([&] {
+          return clang::tooling::runToolOnCodeWithArgs(
+              std::make_unique<clang::SyntaxOnlyAction>(), C, Args, InputPath + ".c",
+              PARCC_CLANG_PATH);
+        });
+      },
+      Diags);
 }
 
 /// Lines of Text as Clang counts them: "\n", "\r\n" and a lone "\r" end one.
@@ -216,6 +277,29 @@ void checkRejected(llvm::StringRef Input, llvm::StringRef Diags) {
   }
 }
 
+/// Every #line of the emitted C that names the input points at one of its
+/// lines (outlined code keeps the user's lines; nothing points past them).
+void checkLineDirectives(llvm::StringRef Input, llvm::StringRef C, llvm::StringRef Diags) {
+  if (mayMoveLines(Input))
+    return;
+  size_t Lines = clangLines(Input).size();
+  std::string Quoted = "\"" + InputPath + "\"";
+  llvm::SmallVector<llvm::StringRef, 0> Out;
+  C.split(Out, '\n');
+  for (llvm::StringRef L : Out) {
+    if (!L.consume_front("#line "))
+      continue;
+    auto [Num, File] = L.split(' ');
+    unsigned N;
+    if (File != Quoted || Num.getAsInteger(10, N))
+      continue;
+    if (N == 0 || N > Lines)
+      violated("the emitted C has '#line " + std::to_string(N) + "' for an input of " +
+                   std::to_string(Lines) + " lines",
+               Input, Diags);
+  }
+}
+
 void emitC(llvm::StringRef Input, const std::string &C) {
   std::string Name = EmitDir + "/" + llvm::toHex(llvm::SHA1::hash(llvm::arrayRefFromStringRef(Input)),
                                                  /*LowerCase=*/true) + ".c";
@@ -262,7 +346,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     abort();
   }
   std::string C, Diags;
-  bool Ok = translateCaptured(C, Diags);
+  bool Ok = captured(
+      [&] { return parcc::translateFile(InputPath, Opts, /*SyntaxOnly=*/false, C); }, Diags);
   if (!Ok) {
     checkRejected(Input, Diags);
     return 0;
@@ -272,6 +357,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     violated("accepted, but an error was printed", Input, Diags);
   if (C.empty())
     violated("accepted, but no C was produced", Input, Diags);
+  checkLineDirectives(Input, C, Diags);
+  std::string BackDiags;
+  if (!backEndAccepts(C, BackDiags))
+    violated("accepted, but the emitted C does not compile (clang -fsyntax-only)", Input,
+             Diags + "--- emitted C ---\n" + C + "\n--- back end ---\n" + BackDiags);
   if (!EmitDir.empty())
     emitC(Input, C);
   return 0;

@@ -206,6 +206,10 @@ const char *const Statements[] = {
     "par\\\nblock",
     "<% x++; %>",
     "?\?=define T 1\n",
+    "parblock <% x++; %> : <% x--; %> epar",
+    "int parc_rv_ = 0, parc_env_ = 1, parc_self_ = 2, parc_k_ = 3; parc_rv_ += parc_env_;",
+    "preturn parc_rv_;",
+    "x = parc_self_ + parc_k_;",
 };
 
 const char *const Types[] = {"int",  "long",   "unsigned", "short",       "char",
@@ -272,12 +276,14 @@ public:
     return Out;
   }
 
-  /// A whole translation unit around a generated construct.
-  std::string unit() {
-    std::string Out = coin(2) ? "#include <stdio.h>\n" : "";
-    Out += "int parc_fz_g;\nint f(int n) {\n  int x = n;\n  " + construct(1) + "\n  return x;\n}\n";
-    if (coin(2))
-      Out += "int main(void) { return f(4) != 0; }\n";
+  /// A function around a generated construct (a whole translation unit
+  /// when Alone), named so as not to clash with the text it is added to.
+  std::string unit(bool Alone) {
+    std::string F = "parc_fz_f" + std::to_string(pick(1000000));
+    std::string Out = Alone && coin(2) ? "#include <stdio.h>\n" : "";
+    Out += "int " + F + "(int n) {\n  int x = n;\n  " + construct(1) + "\n  return x;\n}\n";
+    if (Alone && coin(2))
+      Out += "int main(void) { return " + F + "(4) != 0; }\n";
     return Out;
   }
 
@@ -331,22 +337,32 @@ bool insertKeyword(std::string &S, Gen &G) {
   return insertAt(S, boundary(V, G), spaced(G.pick(Keywords)));
 }
 
+/// Half the time the names the snippets use are declared around them, so
+/// that an insertion into any function still gets past Sema to the
+/// analysis, the checks and the lowering.
+std::string declared(const std::string &Stmt, Gen &G) {
+  return G.coin(2) ? "{ int x = 1, n = 4; parc_sem_t s; parc_sem_init(&s, 1); " + Stmt + " }"
+                   : Stmt;
+}
+
 bool insertStatement(std::string &S, Gen &G) {
   View V(S);
   std::string St = G.pick(Statements);
   // Directives need a line of their own.
   if (St[0] == '#' || St[0] == '?')
-    St = "\n" + St;
+    St = "\n" + St + "\n";
+  else
+    St = declared(St, G);
   return insertAt(S, stmtBoundary(V, G), spaced(St));
 }
 
 bool insertConstruct(std::string &S, Gen &G) {
   View V(S);
-  if (V.C.empty() || G.coin(16)) {
-    S += G.unit();
+  if (V.C.empty() || G.coin(8)) {
+    S += G.unit(V.C.empty());
     return true;
   }
-  return insertAt(S, stmtBoundary(V, G), spaced(G.construct(1)));
+  return insertAt(S, stmtBoundary(V, G), spaced(declared(G.construct(1), G)));
 }
 
 /// Wraps the statements between two boundaries of one block in a construct.
