@@ -75,6 +75,14 @@
 #define PARC_INBOX_INIT 16
 #endif
 
+/* PARC_SCHED=random picks the next ready context among the oldest
+ * PARC_RANDOM_WINDOW ones, and the next own rep or descriptor among the
+ * newest PARC_RANDOM_WINDOW (bounded walks: lists can be long). */
+#ifndef PARC_RANDOM_WINDOW
+#define PARC_RANDOM_WINDOW 8
+#endif
+
+_Static_assert(PARC_RANDOM_WINDOW >= 1, "PARC_RANDOM_WINDOW must be positive");
 _Static_assert(PARC_MAX_PROCS >= 1 && PARC_MAX_PROCS <= 65536, "PARC_MAX_PROCS out of range");
 _Static_assert(PARC_MIN_STACK >= 8192, "envelope stacks below 8 KiB cannot run C code");
 _Static_assert(PARC_DEFAULT_STACK >= PARC_MIN_STACK && PARC_DEFAULT_STACK <= PARC_MAX_STACK,

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -149,23 +151,52 @@ static parc_ctx *env_carve(char *map, size_t span, int k) {
   c->map = base;
   c->map_size = span;
   c->is_env = 1;
+  static int ids; /* trace envelope ids (0 is main's stack): relaxed RMW */
+  c->trace_id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
   ctx_prepare(c, lo, (char *)c, parc_env_main);
   return c;
 }
 
+/* Envelopes that exist (created so far), for the out-of-memory messages. */
+static uint64_t envelopes_existing(void) {
+  uint64_t n = 0;
+  for (int k = 0; k < parc_rt.P; k++)
+    n += __atomic_load_n(&parc_rt.procs[k].st.env_created, __ATOMIC_RELAXED);
+  return n;
+}
+
+static _Noreturn void env_oom(const parc_site *s, const char *what, int err) {
+  char where[320] = "";
+  if (s)
+    snprintf(where, sizeof where, " (for activities of %s:%u:%u in %s)", s->file ? s->file : "?",
+             s->line, s->col, s->func ? s->func : "?");
+  parc_fatal(1,
+             "out of memory for activity stacks: cannot %s an envelope of %zu KiB: %s; "
+             "%llu envelopes exist, one per activity blocked at once%s%s",
+             what, parc_rt.stack_size / 1024, strerror(err),
+             (unsigned long long)envelopes_existing(), where,
+             err == ENOMEM && !strcmp(what, "protect")
+                 ? " (the process has too many memory mappings: see /proc/sys/vm/max_map_count)"
+                 : "; a smaller PARC_STACK_SIZE may help");
+}
+
 /* Create n envelopes with one mmap (n > 1 is MAXI 5.4's "allocate the
  * envelopes for the whole batch at once"); returns them chained by ->next. */
-static parc_ctx *env_create(parc_proc *p, int n) {
+static parc_ctx *env_create(parc_proc *p, int n, const parc_site *site) {
   size_t span = env_span();
   char *map = mmap(NULL, span * (size_t)n, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (map == MAP_FAILED && n > 1) { /* the batch may not fit where one does */
+    n = 1;
+    map = mmap(NULL, span, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  }
   if (map == MAP_FAILED)
-    parc_fatal(1, "cannot allocate an envelope stack of %zu KiB: %s", parc_rt.stack_size / 1024,
-               strerror(errno));
+    env_oom(site, "map", errno);
   parc_ctx *head = NULL;
   for (int k = n - 1; k >= 0; k--) {
     if (mprotect(map + (size_t)k * span, parc_rt.page, PROT_NONE) != 0)
-      parc_fatal(1, "cannot protect an envelope guard page: %s", strerror(errno));
+      env_oom(site, "protect", errno);
     parc_ctx *c = env_carve(map, span, k);
     c->next = head;
     head = c;
@@ -207,7 +238,7 @@ static int pool_refill(parc_proc *p) {
 /* An envelope for processor p.  sync_hint: the batch about to run comes from
  * a descriptor whose barrier already has arrivals, so its activities will
  * likely all block: create envelopes for the whole batch at once. */
-parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch) {
+parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch, const parc_site *site) {
   parc_ctx *c = p->pool;
   if (c || pool_refill(p)) {
     c = p->pool;
@@ -220,7 +251,7 @@ parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch) {
   int n = 1;
   if (sync_hint && batch > 1)
     n = batch > PARC_ENV_BATCH_MAX ? PARC_ENV_BATCH_MAX : (int)batch;
-  c = env_create(p, n);
+  c = env_create(p, n, site);
   p->pool = c->next;
   p->pool_n += n - 1;
   c->next = NULL;
@@ -273,11 +304,82 @@ void parc_sched_ctx_make(parc_proc *p, void (*entry)(parc_ctx *)) {
 static struct sigaction old_segv;
 static int segv_installed;
 
-static void segv_handler(int sig, siginfo_t *si, void *uc) {
+/* Main's stack: [main_lo, main_hi) is where it may grow (the top of the
+ * mapping that holds main's frames, less RLIMIT_STACK, less a margin for
+ * the kernel's stack guard gap); 0 if it cannot be known. */
+static char *main_lo, *main_hi;
+static size_t main_limit;
+
+static void main_stack_init(void) {
+  char here;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return;
+  FILE *m = fopen("/proc/self/maps", "r");
+  if (!m)
+    return;
+  char line[512];
+  unsigned long lo, hi, at = (unsigned long)(uintptr_t)&here;
+  while (fgets(line, sizeof line, m)) {
+    if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= at && at < hi) {
+      main_limit = (size_t)rl.rlim_cur;
+      main_hi = (char *)hi;
+      size_t below = (size_t)rl.rlim_cur + (size_t)4 * 1024 * 1024; /* + guard gap margin */
+      main_lo = hi > below ? (char *)(hi - below) : NULL;
+      break;
+    }
+  }
+  fclose(m);
+}
+
+/* Did a fault at addr, with the stack pointer at sp (or NULL), run off the
+ * bottom of main's stack? */
+static int main_overflow(char *addr, char *sp) {
+  if (!main_hi || addr >= main_hi || addr < main_lo)
+    return 0;
+  /* A push or a frame near the stack pointer, not a stray pointer. */
+  return !sp || (sp >= main_lo && sp < main_hi && addr <= sp + 4096 && addr + 1024 * 1024 >= sp);
+}
+
+static char *fault_sp(void *ucv) {
+  ucontext_t *uc = ucv;
   (void)uc;
+#if defined(__x86_64__)
+  return (char *)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+  return (char *)uc->uc_mcontext.sp;
+#else
+  return NULL;
+#endif
+}
+
+static void segv_handler(int sig, siginfo_t *si, void *uc) {
   parc_proc *p = parc_self();
   parc_ctx *c = p ? p->cur : NULL;
   char *addr = si->si_addr;
+  if ((!c || !c->is_env) && (!p || p->id == 0) && main_overflow(addr, fault_sp(uc))) {
+    /* main's own stack: main, or activities main ran inline on it. */
+    char buf[512];
+    int n;
+    parc_batch *b = c ? c->cur_act : NULL;
+    if (b && b->d && b->d->site) {
+      const parc_site *s = b->d->site;
+      n = snprintf(buf, sizeof buf,
+                   "parc: error: stack overflow on main's stack, in an activity of %s:%u:%u (%s) "
+                   "run inline by main (stack limit %zu KiB; raise it with ulimit -s)\n",
+                   s->file ? s->file : "?", s->line, s->col, s->func ? s->func : "?",
+                   main_limit / 1024);
+    } else {
+      n = snprintf(buf, sizeof buf,
+                   "parc: error: stack overflow in main (stack limit %zu KiB; raise it with "
+                   "ulimit -s)\n",
+                   main_limit / 1024);
+    }
+    if (n > 0 && write(2, buf, (size_t)n) < 0) {
+      /* nothing more can be done in a signal handler */
+    }
+    _exit(1);
+  }
   if (c && c->stack_lo && addr >= c->stack_lo - parc_rt.page && addr < c->stack_lo) {
     char buf[512];
     int n;
@@ -317,6 +419,7 @@ void parc_sigsegv_install(void) {
   if (segv_installed)
     return;
   segv_installed = 1;
+  main_stack_init();
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = segv_handler;

@@ -103,8 +103,8 @@ static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, 
   d->checked_epoch = 0;
   d->range_slot = -1;
   parc_spawn_range(d, parent, count);
-  if (PARC_UNLIKELY(parc_rt.stats))
-    parc_stats_site(site, count);
+  if (PARC_UNLIKELY(parc_rt.observe))
+    d->exec = parc_stats_site(site, count);
 }
 
 /* Precondition (P > 1): d->home->lock held (get_work's take_local and steal
@@ -210,9 +210,14 @@ void parc_account_prefix(parc_batch *b) {
 static __attribute__((noinline)) uint64_t run_body(parc_batch *b) {
   /* Nothing local lives across the setjmp: all state is in *b. */
   if (parc_setjmp(b->jb) == 0) {
-    b->d->fn(&b->act, b->d->env);
+    if (PARC_LIKELY(!parc_rt.step))
+      b->d->fn(&b->act, b->d->env);
+    else
+      parc_step_run(b); /* one activity per call: PARC_TRACE, PARC_SCHED (sched.c) */
     return 0;
   }
+  if (PARC_UNLIKELY(parc_rt.step))
+    parc_step_landing(b);
   uint64_t killed = b->act.end - b->act.cur - (uint64_t)b->self_ended;
   b->self_ended = 0;
   b->act.next = b->act.end;

@@ -8,11 +8,21 @@
  *   PARC_KILL        auto, range or bottomup (default auto; range is auto:
  *                    ranges where they fit, bottom-up below that)
  *   PARC_STATS       0 or 1 (default 0): print statistics at exit
+ *   PARC_TRACE       a file name: write a Chrome trace-event JSON file of
+ *                    the run there at exit (trace.c); opened here, so a bad
+ *                    path fails before main
+ *   PARC_SCHED       default or random (default default): the order in
+ *                    which work is taken (sched.c)
+ *   PARC_SEED        0..2^64-1: the seed of PARC_SCHED=random (default:
+ *                    from the clock, printed to stderr so the run can be
+ *                    repeated)
  * A bad value is a user error: "parc: error: VAR=VALUE: why", exit 2.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -108,4 +118,35 @@ void parc_env_parse(void) {
     else
       bad("PARC_KILL", v, "expected auto, range or bottomup");
   }
+
+  parc_rt.sched_random = 0;
+  if ((v = getenv("PARC_SCHED")) != NULL) {
+    if (!strcmp(v, "random"))
+      parc_rt.sched_random = 1;
+    else if (strcmp(v, "default") != 0)
+      bad("PARC_SCHED", v, "expected default or random");
+  }
+  int seeded = 0;
+  if ((v = getenv("PARC_SEED")) != NULL) {
+    unsigned long long n;
+    char *end;
+    if (!parse_u64(v, &n, &end) || *end)
+      bad("PARC_SEED", v, "expected a number from 0 to 18446744073709551615");
+    parc_rt.seed = n;
+    seeded = 1;
+  }
+  if (parc_rt.sched_random && !seeded) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    parc_rt.seed = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) % 1000000007u;
+    fprintf(stderr, "parc: PARC_SCHED=random PARC_SEED=%llu\n", (unsigned long long)parc_rt.seed);
+  }
+
+  parc_rt.trace = 0;
+  if ((v = getenv("PARC_TRACE")) != NULL) {
+    parc_trace_open(v);
+    parc_rt.trace = 1;
+  }
+  parc_rt.step = parc_rt.trace || parc_rt.sched_random;
+  parc_rt.observe = parc_rt.trace || parc_rt.stats;
 }

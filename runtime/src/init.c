@@ -21,6 +21,7 @@ void parc_init(void) {
   parc_rt.inited = 1;
   parc_env_parse();
   parc_procs_init();
+  parc_sched_init();
   parc_stats_init();
 }
 
@@ -46,6 +47,8 @@ void parc_fatal(int status, const char *fmt, ...) {
   fprintf(stderr, "parc: error: %s\n", buf);
   fflush(stderr);
   fflush(stdout); /* keep what the program printed before the error */
+  if (parc_rt.trace)
+    parc_trace_flush(); /* the run up to the error */
   _Exit(status);
 }
 
@@ -72,6 +75,8 @@ void parc_fatal_site(const parc_site *site, const char *fmt, ...) {
     fprintf(stderr, "parc: error: %s\n", buf);
   fflush(stderr);
   fflush(stdout);
+  if (parc_rt.trace)
+    parc_trace_flush();
   _Exit(1);
 }
 

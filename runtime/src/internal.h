@@ -142,6 +142,13 @@ typedef struct parc_batch {
   int is_parent;              /* run inline by the construct's parent */
   int self_ended;             /* the current activity ended itself (pbreak/preturn) */
   parc_jmp_buf jb;            /* kill landing point (see kill.c) */
+  /* Stepping (parc_rt.step: PARC_TRACE or PARC_SCHED=random, sched.c): the
+   * body function is called for one activity at a time, act.end = next + 1;
+   * step_end is then the batch's real end.  Set by parc_step_run; read
+   * only when parc_rt.step is set. */
+  uint64_t step_end;
+  uint64_t seg_start;         /* trace: start of the current activity's segment */
+  uint32_t seg;               /* trace: its segment number */
 } parc_batch;
 
 /* ---- Descriptors ----------------------------------------------------------
@@ -187,6 +194,8 @@ typedef struct parc_drt {
   int dead;                   /* cache: known victim (monotonic while alive) */
   uint64_t checked_epoch;     /* cache: not a victim as of this epoch (+1) */
   int range_slot;             /* posted range record index, or -1 */
+
+  uint64_t exec;              /* execution number of the site (PARC_STATS/PARC_TRACE) */
 } parc_drt;
 
 _Static_assert(sizeof(parc_drt) <= sizeof(parc_desc), "parc_drt must fit in parc_desc");
@@ -240,6 +249,7 @@ typedef struct parc_ctx {
   char *stack_lo, *stack_hi;  /* usable stack, guard page just below stack_lo */
   parc_job job;
   void (*entry)(struct parc_ctx *); /* first function run on a new context */
+  int trace_id;               /* trace envelope id: 0 main's stack, 1.. envelopes */
 
 #if PARC_TSAN
   void *tsan_fiber;
@@ -319,8 +329,15 @@ typedef struct parc_proc {
   _Alignas(PARC_CACHELINE) pthread_mutex_t idle_mu;
   pthread_cond_t idle_cv;
   int sleeping;               /* atomic; written under idle_mu */
+  int asleep;                 /* in the condvar wait after a failed re-check
+                                 (deadlock detection); under idle_mu */
 
   parc_stats st;              /* written by the owner only, relaxed atomics */
+
+  /* Owner-only: PARC_SCHED=random generator, PARC_TRACE buffer (trace.c). */
+  uint64_t rng;
+  struct parc_tbuf *tbuf;
+  int trace_last;             /* envelope id it ran last, -1 none */
 } parc_proc;
 
 /* ---- The runtime ---------------------------------------------------------- */
@@ -332,12 +349,18 @@ typedef struct parc_runtime {
   int stats;                  /* PARC_STATS */
   int pin;                    /* PARC_PIN */
   int kill_mode;              /* PARC_KILL */
+  int trace;                  /* PARC_TRACE set */
+  int sched_random;           /* PARC_SCHED=random */
+  int step;                   /* trace || sched_random: one activity per body call */
+  int observe;                /* stats || trace: number the executions of sites */
+  uint64_t seed;              /* PARC_SEED */
   size_t stack_size;          /* PARC_STACK_SIZE, page-rounded */
   size_t page;
   int inited;
   int started;                /* atomic: workers created */
   parc_proc *procs;
   int nsleeping;              /* atomic */
+  int nasleep;                /* atomic: processors in the condvar wait (deadlock) */
   parc_spin start_lock;
   parc_spin site_lock;
   parc_site *sites;
@@ -376,6 +399,7 @@ static inline void parc_ensure_started(void) {
     parc_start();
 }
 PARC_INTERNAL void parc_env_parse(void);
+PARC_INTERNAL _Noreturn void parc_deadlock(void);
 
 /* ---- processor.c ---- */
 PARC_INTERNAL void parc_procs_init(void);
@@ -391,10 +415,31 @@ PARC_INTERNAL void parc_detach_chain(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_post_mapped(parc_drt *d, int except);
 PARC_INTERNAL void parc_register_blocked(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_unregister_blocked(parc_ctx *c);
+PARC_INTERNAL void parc_defer(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi);
+PARC_INTERNAL parc_ctx *parc_root_ctx(void);
+
+/* ---- sched.c (PARC_SCHED, stepping) ---- */
+PARC_INTERNAL void parc_sched_init(void);
+PARC_INTERNAL uint64_t parc_rand(parc_proc *p, uint64_t n); /* uniform in [0, n) */
+PARC_INTERNAL void parc_step_run(parc_batch *b);
+PARC_INTERNAL void parc_step_landing(parc_batch *b);
+
+/* ---- trace.c (PARC_TRACE) ---- */
+PARC_INTERNAL void parc_trace_open(const char *path);
+PARC_INTERNAL void parc_trace_flush(void);
+PARC_INTERNAL uint64_t parc_trace_now(void);
+PARC_INTERNAL void parc_trace_slice(parc_proc *p, parc_batch *b, uint64_t end, int flags);
+PARC_INTERNAL void parc_trace_park(parc_proc *p, parc_ctx *c);
+PARC_INTERNAL void parc_trace_resume(parc_proc *p, parc_ctx *c, int reason);
+PARC_INTERNAL void parc_trace_switch(parc_proc *p, parc_ctx *to);
+PARC_INTERNAL void parc_trace_kill(parc_drt *d);
+PARC_INTERNAL int parc_trace_reason(parc_ctx *c);
+enum { PARC_TRACE_KILLED = 1, PARC_TRACE_UNFINISHED = 2 };
 
 /* ---- context.c ---- */
 PARC_INTERNAL void parc_ctx_switch(parc_proc *p, parc_ctx *from, parc_ctx *to);
-PARC_INTERNAL parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch);
+PARC_INTERNAL parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch,
+                                     const parc_site *site);
 PARC_INTERNAL void parc_env_put(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_ctx_init_native(parc_ctx *c);
 PARC_INTERNAL void parc_sched_ctx_make(parc_proc *p, void (*entry)(parc_ctx *));
@@ -428,7 +473,7 @@ PARC_INTERNAL void parc_spawn_range(parc_drt *d, parc_batch *parent, uint64_t co
 
 /* ---- stats.c ---- */
 PARC_INTERNAL void parc_stats_init(void);
-PARC_INTERNAL void parc_stats_site(parc_site *site, uint64_t created);
+PARC_INTERNAL uint64_t parc_stats_site(parc_site *site, uint64_t created);
 PARC_INTERNAL void parc_stats_killed(parc_site *site, uint64_t n);
 
 /* ---- numa.c ---- */

@@ -203,6 +203,8 @@ static void post_kill(parc_drt *d) {
     if (d->range_slot < 0) /* table full: checkers walk all flags meanwhile; */
       __atomic_fetch_add(&unranged, 1, __ATOMIC_SEQ_CST); /* before step 3 */
   }
+  if (PARC_UNLIKELY(parc_rt.trace))
+    parc_trace_kill(d); /* PARC_TRACE: one kill event per posted kill */
   /* seq_cst: the epoch bump follows the record (step 3 after step 2). */
   __atomic_fetch_add(&kill_epoch, 1, __ATOMIC_SEQ_CST);
   /* seq_cst: from now on polls go to the slow path (step 4). */

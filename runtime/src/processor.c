@@ -130,6 +130,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -143,6 +144,8 @@ parc_proc *parc_self(void) { return parc_tls_proc; }
 #endif
 
 static parc_ctx root_ctx; /* main(), on the main thread's native stack */
+
+parc_ctx *parc_root_ctx(void) { return &root_ctx; }
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -203,6 +206,7 @@ void parc_procs_init(void) {
     parc_proc *p = &procs[k];
     p->id = k;
     p->cpu = -1;
+    p->trace_last = k == 0 ? 0 : -1; /* processor 0 runs main's context first */
     pthread_mutex_init(&p->idle_mu, NULL);
     pthread_cond_init(&p->idle_cv, NULL);
   }
@@ -272,6 +276,10 @@ void parc_wake_proc(parc_proc *q) {
     /* Changed under idle_mu only; atomic because wakers peek without it. */
     __atomic_store_n(&q->sleeping, 0, __ATOMIC_SEQ_CST);
     __atomic_fetch_sub(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
+    if (q->asleep) { /* see "Deadlock" at idle() */
+      q->asleep = 0;
+      __atomic_fetch_sub(&parc_rt.nasleep, 1, __ATOMIC_SEQ_CST);
+    }
     pthread_cond_signal(&q->idle_cv);
   }
   pthread_mutex_unlock(&q->idle_mu);
@@ -347,9 +355,22 @@ static int steal_ready_possible(parc_proc *p) {
   return 0;
 }
 
+/* Deadlock.  A processor that found nothing in its locked re-check and is
+ * still announced as sleeping marks itself `asleep` under its idle mutex and
+ * counts itself in nasleep before it waits; a waker clears both under the
+ * same mutex before the sleeper can run again.  When the count reaches P,
+ * every processor has re-checked every list it could take work from (after
+ * announcing itself, so a later push would have woken it) and none is
+ * running anything: no activity can ever run again, and at least main's is
+ * parked (processor 0 is in get_work only while main's context is parked).
+ * A processor running a long activity is not counted; a readied context is
+ * on a ready list, which its processor's re-check sees; a sleeping
+ * processor is counted without having to wake.  The only thing that can
+ * still wake the program is a thread libparc did not create (or a signal
+ * handler) calling parc_V: such programs are outside the model. */
 static void idle(parc_proc *p) {
   if (parc_rt.single)
-    parc_fatal(1, "deadlock: every activity is blocked (PARC_NPROCS=1)");
+    parc_deadlock();
   uint64_t t0 = now_ns();
   for (unsigned i = 1;; i++) {
     if (work_visible(p))
@@ -370,6 +391,13 @@ static void idle(parc_proc *p) {
   if (!work_recheck(p)) {
     PARC_STAT_ADD(p, sleeps, 1);
     pthread_mutex_lock(&p->idle_mu);
+    if (p->sleeping) {
+      p->asleep = 1;
+      if (__atomic_add_fetch(&parc_rt.nasleep, 1, __ATOMIC_SEQ_CST) == parc_rt.P) {
+        pthread_mutex_unlock(&p->idle_mu);
+        parc_deadlock();
+      }
+    }
     while (p->sleeping)
       pthread_cond_wait(&p->idle_cv, &p->idle_mu);
     pthread_mutex_unlock(&p->idle_mu);
@@ -451,14 +479,28 @@ void parc_ready_list(parc_ctx *head) {
 }
 
 static parc_ctx *pop_ready(parc_proc *p) {
-  if (!hint_get(&p->nready))
+  int n = hint_get(&p->nready);
+  if (!n)
     return NULL;
   lock_if(&p->ready_lock);
-  parc_ctx *c = p->rdy_head;
+  parc_ctx *prev = NULL, *c = p->rdy_head;
+  if (PARC_UNLIKELY(parc_rt.sched_random) && c) {
+    /* One of the oldest few ready contexts (a bounded walk: the list may
+     * hold thousands after a barrier release). */
+    n = hint_get(&p->nready);
+    n = n < PARC_RANDOM_WINDOW ? n : PARC_RANDOM_WINDOW;
+    for (uint64_t i = parc_rand(p, (uint64_t)(n > 0 ? n : 1)); i > 0 && c->next; i--) {
+      prev = c;
+      c = c->next;
+    }
+  }
   if (c) {
-    p->rdy_head = c->next;
-    if (!p->rdy_head)
-      p->rdy_tail = NULL;
+    if (prev)
+      prev->next = c->next;
+    else
+      p->rdy_head = c->next;
+    if (p->rdy_tail == c)
+      p->rdy_tail = prev;
     hint_add(&p->nready, -1);
     hint_add(&p->nstealable, -(c->pin < 0));
   }
@@ -466,9 +508,21 @@ static parc_ctx *pop_ready(parc_proc *p) {
   return c;
 }
 
+/* The i-th processor (1 <= i < P) that p tries to steal from: p+1, p+2, ...
+ * or, with PARC_SCHED=random, the same cycle from a random start `off`. */
+static inline parc_proc *victim(parc_proc *p, int i, int off) {
+  int P = parc_rt.P;
+  return &parc_rt.procs[(p->id + 1 + (i - 1 + off) % (P - 1)) % P];
+}
+
+static inline int victim_offset(parc_proc *p) {
+  return PARC_UNLIKELY(parc_rt.sched_random) ? (int)parc_rand(p, (uint64_t)parc_rt.P - 1) : 0;
+}
+
 static parc_ctx *steal_ready(parc_proc *p) {
+  int off = victim_offset(p);
   for (int i = 1; i < parc_rt.P; i++) {
-    parc_proc *q = &parc_rt.procs[(p->id + i) % parc_rt.P];
+    parc_proc *q = victim(p, i, off);
     if (!hint_get(&q->nstealable))
       continue;
     parc_spin_lock(&q->ready_lock);
@@ -514,15 +568,24 @@ static void after_switch(parc_proc *p) {
 void parc_park(parc_proc *p, parc_spin *unlock) {
   parc_ctx *c = p->cur;
   PARC_STAT_ADD(p, blocked, 1);
+  int reason = 0;
+  if (PARC_UNLIKELY(parc_rt.trace)) {
+    reason = parc_trace_reason(c);
+    parc_trace_park(p, c);
+  }
   if (unlock && !parc_rt.single) {
     p->after = PARC_AFTER_UNLOCK;
     p->after_arg = unlock;
   }
   parc_ctx_switch(p, c, p->sched);
+  if (PARC_UNLIKELY(parc_rt.trace))
+    parc_trace_resume(parc_self(), c, reason);
 }
 
 static void resume(parc_proc *p, parc_ctx *c) {
   PARC_STAT_ADD(p, resumed, 1);
+  if (PARC_UNLIKELY(parc_rt.trace))
+    parc_trace_switch(p, c);
   parc_ctx_switch(p, p->sched, c);
   after_switch(parc_self());
 }
@@ -533,10 +596,12 @@ static void run_job(parc_proc *p, const parc_job *job) {
   /* MAXI 5.4: if siblings already wait at a barrier, these activities will
    * likely block too; create their envelopes in one go. */
   int hint = __atomic_load_n(&d->bar_used, __ATOMIC_RELAXED);
-  parc_ctx *e = parc_env_get(p, hint, n);
+  parc_ctx *e = parc_env_get(p, hint, n, d->site);
   e->job = *job;
   e->pin = job->pin;
   PARC_STAT_ADD(p, shares, 1);
+  if (PARC_UNLIKELY(parc_rt.trace))
+    parc_trace_switch(p, e);
   parc_ctx_switch(p, p->sched, e);
   after_switch(parc_self());
 }
@@ -642,14 +707,25 @@ void parc_detach_chain(parc_proc *p, parc_ctx *c) {
   int pushed = 0;
   for (parc_batch *b = c->cur_act; b; b = b->outer) {
     parc_account_prefix(b);
-    if (b->act.next < b->act.end) {
-      rep_push(p, b->d, b->act.next, b->act.end);
+    /* A stepping batch's real end is step_end (sched.c). */
+    uint64_t end = parc_rt.step ? b->step_end : b->act.end;
+    if (b->act.next < end) {
+      rep_push(p, b->d, b->act.next, end);
       b->act.end = b->act.next;
+      if (parc_rt.step)
+        b->step_end = b->act.next;
       pushed = 1;
     }
   }
   if (pushed)
     parc_wake_any();
+}
+
+/* PARC_SCHED=random (sched.c): hand the unstarted activities [lo, hi) of d,
+ * skipped by the running batch, to a rep of p. */
+void parc_defer(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi) {
+  rep_push(p, d, lo, hi);
+  parc_wake_any();
 }
 
 /* Local work: own reps first (they are the oldest claimed work of running
@@ -659,6 +735,32 @@ static int take_local(parc_proc *p, parc_job *job) {
     return 0;
   lock_if(&p->lock);
   parc_rep *r = p->rhead;
+  if (PARC_UNLIKELY(parc_rt.sched_random)) {
+    /* One of the newest few reps and descriptors (nlisted counts both; a
+     * bounded walk, the lists may be long). */
+    int w = p->nlisted < PARC_RANDOM_WINDOW ? p->nlisted : PARC_RANDOM_WINDOW;
+    uint64_t i = parc_rand(p, (uint64_t)(w > 0 ? w : 1));
+    for (; r && i > 0; i--)
+      r = r->next;
+    if (!r) {
+      for (parc_drt *d = p->dhead; d; d = d->lnext) {
+        if (i > 0 && d->lnext) {
+          i--;
+          continue;
+        }
+        uint64_t lo, n = parc_claim(d, &lo);
+        if (n) {
+          if (lo + n == d->count)
+            parc_unlink_desc(d, 1);
+          unlock_if(&p->lock);
+          *job = (parc_job){d, lo, lo + n, -1};
+          return 1;
+        }
+        break;
+      }
+      r = p->rhead;
+    }
+  }
   if (r) {
     rep_unlink_locked(p, r);
     unlock_if(&p->lock);
@@ -683,8 +785,9 @@ static int take_local(parc_proc *p, parc_job *job) {
 /* Steal from another processor: oldest descriptor first (breadth first),
  * else half of its oldest rep. */
 static int steal(parc_proc *p, parc_job *job) {
+  int off = victim_offset(p);
   for (int i = 1; i < parc_rt.P; i++) {
-    parc_proc *q = &parc_rt.procs[(p->id + i) % parc_rt.P];
+    parc_proc *q = victim(p, i, off);
     if (!hint_get(&q->nwork))
       continue;
     parc_spin_lock(&q->lock);
@@ -797,6 +900,97 @@ void parc_unregister_blocked(parc_ctx *c) {
   unlock_if(&p->blocked_lock);
 }
 
+/* ---- Deadlock report -------------------------------------------------------------
+ * Every processor is idle (see idle()): say what each blocked activity
+ * waits for, then exit 1.  Nothing runs any more, so the locks taken here
+ * are free; they are taken anyway so that the reads are ordered after the
+ * writers' critical sections. */
+
+static const char *kind_text(const parc_site *s) {
+  switch (s ? s->kind : 0) {
+  case PARC_KIND_PARBLOCK: return "parblock";
+  case PARC_KIND_LPARFOR: return "lparfor";
+  case PARC_KIND_MAPPED_LPARFOR: return "mapped lparfor";
+  default: return "parfor";
+  }
+}
+
+/* "activity K of FILE:LINE:COL (KIND in FUNC)" or "main". */
+static void describe_activity(char *buf, size_t n, const parc_batch *b) {
+  if (!b || !b->d || !b->d->site) {
+    snprintf(buf, n, "main");
+    return;
+  }
+  const parc_site *s = b->d->site;
+  snprintf(buf, n, "activity %llu of %s:%u:%u (%s in %s)", (unsigned long long)b->act.cur,
+           s->file ? s->file : "?", s->line, s->col, kind_text(s), s->func ? s->func : "?");
+}
+
+void parc_deadlock(void) {
+  enum { MAX_NOTES = 16, MAX_SEEN = 64 };
+  FILE *f = stderr;
+  char what[512];
+  parc_drt *seen[MAX_SEEN];
+  int nseen = 0, notes = 0, more = 0;
+  fflush(stdout);
+  fprintf(f, "parc: error: deadlock: every activity is blocked (PARC_NPROCS=%d)\n", parc_rt.P);
+  for (int k = 0; k < parc_rt.P; k++) {
+    parc_proc *q = &parc_rt.procs[k];
+    lock_if(&q->blocked_lock);
+    for (parc_ctx *c = q->blocked; c; c = c->bnext) {
+      parc_batch *b = c->cur_act;
+      if (notes >= MAX_NOTES) {
+        more++;
+        continue;
+      }
+      notes++;
+      describe_activity(what, sizeof what, b);
+      /* The activity it runs inline in (same context), if any. */
+      char in[600] = "";
+      if (b && (b->outer || c == &root_ctx)) {
+        size_t n = (size_t)snprintf(in, sizeof in, ", run inline by ");
+        describe_activity(in + n, sizeof in - n, b->outer);
+      }
+      if (c->wait_kind == PARC_WAIT_SYNC) {
+        parc_drt *d = c->wait_obj;
+        fprintf(f, "parc: note: %s%s waits at sync (%llu of %llu unfinished activities arrived)\n",
+                what, in, (unsigned long long)d->arrived[d->bar_gen & 1],
+                (unsigned long long)__atomic_load_n(&d->unfinished, __ATOMIC_RELAXED));
+      } else {
+        fprintf(f, "parc: note: %s%s waits on the semaphore at %p\n", what, in, c->wait_obj);
+      }
+      /* Parents waiting at epar, from this activity's construct upwards. */
+      for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL) {
+        int dup = 0;
+        for (int i = 0; i < nseen && !dup; i++)
+          dup = seen[i] == x;
+        if (dup || nseen == MAX_SEEN)
+          continue;
+        seen[nseen++] = x;
+        lock_if(&x->lock);
+        parc_ctx *w = x->waiter;
+        uint64_t left = __atomic_load_n(&x->unfinished, __ATOMIC_RELAXED);
+        unlock_if(&x->lock);
+        if (!w)
+          continue;
+        describe_activity(what, sizeof what, x->parent);
+        const parc_site *s = x->site;
+        fprintf(f, "parc: note: %s waits at the epar of %s:%u:%u (%s in %s) for %llu unfinished %s\n",
+                what, s && s->file ? s->file : "?", s ? s->line : 0, s ? s->col : 0, kind_text(s),
+                s && s->func ? s->func : "?", (unsigned long long)left,
+                left == 1 ? "activity" : "activities");
+      }
+    }
+    unlock_if(&q->blocked_lock);
+  }
+  if (more)
+    fprintf(f, "parc: note: and %d more blocked activities\n", more);
+  fflush(f);
+  if (parc_rt.trace)
+    parc_trace_flush();
+  _Exit(1);
+}
+
 /* ---- get_work ------------------------------------------------------------------- */
 
 static void get_work(parc_proc *p) {
@@ -804,6 +998,12 @@ static void get_work(parc_proc *p) {
   for (;;) {
     parc_ctx *c;
     parc_job job;
+    /* PARC_SCHED=random: sometimes new work before the ready contexts. */
+    if (PARC_UNLIKELY(parc_rt.sched_random) && parc_rand(p, 2) &&
+        (take_mapped(p, &job) || take_local(p, &job))) {
+      run_job(p, &job);
+      continue;
+    }
     if ((c = pop_ready(p))) {
       resume(p, c);
       continue;

@@ -96,7 +96,9 @@ void parc_stats_init(void) {
     atexit(report);
 }
 
-void parc_stats_site(parc_site *site, uint64_t created) {
+/* Called at every spawn when PARC_STATS or PARC_TRACE is set; returns the
+ * execution number of the site (0 for its first spawn: PARC_TRACE). */
+uint64_t parc_stats_site(parc_site *site, uint64_t created) {
   int zero = 0;
   /* acq_rel: one registrant links the site; the lock publishes the link. */
   if (__atomic_load_n(&site->registered_, __ATOMIC_ACQUIRE) == 0 &&
@@ -108,8 +110,8 @@ void parc_stats_site(parc_site *site, uint64_t created) {
     parc_spin_unlock(&parc_rt.site_lock);
   }
   /* relaxed RMWs: counters only, summed at exit. */
-  __atomic_fetch_add(&site->executions_, 1, __ATOMIC_RELAXED);
   __atomic_fetch_add(&site->created_, created, __ATOMIC_RELAXED);
+  return __atomic_fetch_add(&site->executions_, 1, __ATOMIC_RELAXED);
 }
 
 void parc_stats_killed(parc_site *site, uint64_t n) {

@@ -1,0 +1,480 @@
+/* trace.c - PARC_TRACE=FILE: a Chrome trace-event JSON file of the run, in
+ * the format of docs/trace-format.md (version 1): one track per processor,
+ * one slice per activity segment, envelope switches, blocks, resumes and
+ * kills.
+ *
+ * Recording.  Every event of track K is recorded by processor K into its
+ * own buffer: a list of fixed-size chunks (never moved, so the exit-time
+ * writer can read them while other processors still append), appended
+ * without locks or atomic read-modify-writes; each chunk's fill count is
+ * published with a release store after the records are written, and the
+ * writer reads it with an acquire load.  If memory runs out the events are
+ * counted as dropped (otherData.dropped).
+ *
+ * Activity boundaries come from stepping (sched.c): each body-function call
+ * runs exactly one activity, so its start and end are the activity's.  A
+ * segment is open from its start until its context parks (parc_trace_park
+ * closes the segments of every activity on the context's batch chain, and
+ * the root's when the context is main's, at one timestamp) or the activity
+ * ends; parc_trace_resume opens the next segments on the resuming
+ * processor.  The root's segment state lives here (the root context stays
+ * on processor 0).
+ *
+ * Writing.  The file is opened when the environment is read (a bad path
+ * fails before main, exit 2) and written by an atexit handler, or by
+ * parc_fatal before an error exit.  Segments still open on the exiting
+ * context are closed then, marked `unfinished` (the root's is not).
+ * Nothing is written from signal handlers (a stack overflow report).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+enum { EV_SLICE = 1, EV_SWITCH, EV_BLOCK, EV_RESUME, EV_KILL, EV_KILL2 };
+enum { R_SYNC = 0, R_SEM, R_CHILDREN };
+static const char *const reason_name[] = {"sync", "semaphore", "children"};
+
+/* One record; a kill takes two (EV_KILL then EV_KILL2). */
+typedef struct parc_tev {
+  uint8_t type, flags, reason;
+  int32_t env;                /* envelope (slice, block, resume); from (switch) */
+  uint64_t ts;                /* ns since start-up */
+  const parc_site *site;      /* NULL: the root */
+  uint64_t exec, index;
+  uint64_t dur;               /* slice: duration; switch: to; kill: range lo */
+  uint64_t seg;               /* slice: segment; kill: range hi */
+} parc_tev;
+
+#define TCHUNK 8192
+typedef struct parc_tchunk {
+  struct parc_tchunk *next;   /* atomic: release by the owner, acquire by the writer */
+  uint32_t n;                 /* atomic: filled records, same pairing */
+  parc_tev ev[TCHUNK];
+} parc_tchunk;
+
+typedef struct parc_tbuf {
+  parc_tchunk *head, *cur;
+  uint64_t dropped;           /* atomic (relaxed): records lost to malloc failures */
+} parc_tbuf;
+
+static FILE *trace_file;
+static const char *trace_path;
+static uint64_t t0;
+static int written;           /* atomic: the file is written once */
+
+/* The root activity's open segment (processor 0 only, and the exit writer). */
+static int root_open;         /* atomic (relaxed) */
+static uint64_t root_seg, root_start;
+
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t parc_trace_now(void) { return mono_ns() - t0; }
+
+static void trace_atexit(void) { parc_trace_flush(); }
+
+void parc_trace_open(const char *path) {
+  if (!*path)
+    parc_fatal(2, "PARC_TRACE=: expected a file name");
+  FILE *f = fopen(path, "w");
+  if (!f)
+    parc_fatal(2, "PARC_TRACE=%s: %s", path, strerror(errno));
+  trace_file = f;
+  trace_path = path;
+  t0 = mono_ns();
+  root_open = 1;
+  root_seg = 0;
+  root_start = 0;
+  atexit(trace_atexit);
+}
+
+/* ---- Recording ------------------------------------------------------------ */
+
+/* n (1 or 2) free records in p's current chunk, or NULL (counted dropped). */
+static parc_tev *tev_get(parc_proc *p, int n) {
+  parc_tbuf *tb = p->tbuf;
+  if (PARC_UNLIKELY(!tb)) {
+    tb = calloc(1, sizeof *tb);
+    if (!tb)
+      return NULL;
+    /* release: the writer reads the buffer through this pointer. */
+    __atomic_store_n(&p->tbuf, tb, __ATOMIC_RELEASE);
+  }
+  parc_tchunk *c = tb->cur;
+  if (PARC_UNLIKELY(!c || c->n + (uint32_t)n > TCHUNK)) {
+    parc_tchunk *nc = malloc(sizeof *nc);
+    if (!nc) {
+      __atomic_store_n(&tb->dropped, tb->dropped + (uint64_t)n, __ATOMIC_RELAXED);
+      return NULL;
+    }
+    nc->next = NULL;
+    nc->n = 0;
+    /* release: the chunk's initialised header before the link. */
+    if (c)
+      __atomic_store_n(&c->next, nc, __ATOMIC_RELEASE);
+    else
+      __atomic_store_n(&tb->head, nc, __ATOMIC_RELEASE);
+    tb->cur = c = nc;
+  }
+  return &c->ev[c->n];
+}
+
+static void tev_commit(parc_proc *p, int n) {
+  parc_tchunk *c = p->tbuf->cur;
+  /* release: the records before the count that covers them. */
+  __atomic_store_n(&c->n, c->n + (uint32_t)n, __ATOMIC_RELEASE);
+}
+
+static void put_act(parc_tev *e, const parc_batch *b) {
+  if (b) {
+    e->site = b->d->site;
+    e->exec = b->d->exec;
+    e->index = b->act.cur;
+  } else {
+    e->site = NULL;
+    e->exec = 0;
+    e->index = 0;
+  }
+}
+
+static int env_id(parc_proc *p) { return p->cur ? p->cur->trace_id : -1; }
+
+/* Slice of b's current activity (segment b->seg) ending at `end`. */
+void parc_trace_slice(parc_proc *p, parc_batch *b, uint64_t end, int flags) {
+  parc_tev *e = tev_get(p, 1);
+  if (!e)
+    return;
+  e->type = EV_SLICE;
+  e->flags = (uint8_t)flags;
+  e->env = env_id(p);
+  e->ts = b->seg_start;
+  e->dur = end >= b->seg_start ? end - b->seg_start : 0;
+  e->seg = b->seg;
+  put_act(e, b);
+  tev_commit(p, 1);
+}
+
+static void root_slice(parc_proc *p, uint64_t end) {
+  parc_tev *e = tev_get(p, 1);
+  __atomic_store_n(&root_open, 0, __ATOMIC_RELAXED);
+  if (!e)
+    return;
+  e->type = EV_SLICE;
+  e->flags = 0;
+  e->env = 0;
+  e->ts = root_start;
+  e->dur = end >= root_start ? end - root_start : 0;
+  e->seg = root_seg;
+  put_act(e, NULL);
+  tev_commit(p, 1);
+}
+
+static void mark(parc_proc *p, int type, int reason, parc_ctx *c, uint64_t t) {
+  parc_tev *e = tev_get(p, 1);
+  if (!e)
+    return;
+  e->type = (uint8_t)type;
+  e->flags = 0;
+  e->reason = (uint8_t)reason;
+  e->env = c->trace_id;
+  e->ts = t;
+  e->dur = e->seg = 0;
+  put_act(e, c->cur_act);
+  tev_commit(p, 1);
+}
+
+int parc_trace_reason(parc_ctx *c) {
+  return c->wait_kind == PARC_WAIT_SYNC ? R_SYNC : c->wait_kind == PARC_WAIT_SEM ? R_SEM
+                                                                                : R_CHILDREN;
+}
+
+/* Context c parks on p: close every open segment on it, then the block mark. */
+void parc_trace_park(parc_proc *p, parc_ctx *c) {
+  uint64_t t = parc_trace_now();
+  for (parc_batch *b = c->cur_act; b; b = b->outer)
+    parc_trace_slice(p, b, t, 0);
+  if (c == parc_root_ctx())
+    root_slice(p, t);
+  mark(p, EV_BLOCK, parc_trace_reason(c), c, t);
+}
+
+/* Context c runs again on p: the resume mark, and the next segments. */
+void parc_trace_resume(parc_proc *p, parc_ctx *c, int reason) {
+  uint64_t t = parc_trace_now();
+  mark(p, EV_RESUME, reason, c, t);
+  for (parc_batch *b = c->cur_act; b; b = b->outer) {
+    b->seg++;
+    b->seg_start = t;
+  }
+  if (c == parc_root_ctx()) {
+    root_seg++;
+    root_start = t;
+    __atomic_store_n(&root_open, 1, __ATOMIC_RELAXED);
+  }
+}
+
+/* p's scheduler hands the processor to context `to`. */
+void parc_trace_switch(parc_proc *p, parc_ctx *to) {
+  parc_tev *e = tev_get(p, 1);
+  int from = p->trace_last;
+  p->trace_last = to->trace_id;
+  if (!e)
+    return;
+  e->type = EV_SWITCH;
+  e->flags = 0;
+  e->env = from;
+  e->dur = (uint64_t)(int64_t)to->trace_id;
+  e->ts = parc_trace_now();
+  e->seg = 0;
+  put_act(e, NULL);
+  tev_commit(p, 1);
+}
+
+/* A kill of d's activities was just posted by the calling activity. */
+void parc_trace_kill(parc_drt *d) {
+  parc_proc *p = parc_self();
+  if (!p)
+    return;
+  parc_tev *e = tev_get(p, 2);
+  if (!e)
+    return;
+  int uncoded = !d->coded || parc_rt.kill_mode == PARC_KILL_BOTTOMUP;
+  e[0].type = EV_KILL;
+  e[0].flags = (uint8_t)(__atomic_load_n(&d->preturned, __ATOMIC_RELAXED) ? 1 : 0);
+  e[0].reason = (uint8_t)uncoded;
+  e[0].env = 0;
+  e[0].ts = parc_trace_now();
+  e[0].site = d->site;
+  e[0].exec = d->exec;
+  e[0].index = 0;
+  e[0].dur = d->lo + 1;
+  e[0].seg = d->lo + d->count * d->w;
+  e[1].type = EV_KILL2;
+  e[1].flags = 0;
+  put_act(&e[1], p->cur ? p->cur->cur_act : NULL);
+  e[1].flags = p->cur && p->cur->cur_act ? 1 : 0;
+  tev_commit(p, 2);
+}
+
+/* ---- Writing ----------------------------------------------------------------- */
+
+static void put_str(FILE *f, const char *s) {
+  const unsigned char *u = (const unsigned char *)(s ? s : "?");
+  /* Valid UTF-8 is copied; otherwise bytes >= 0x80 become '?'. */
+  int valid = 1;
+  for (const unsigned char *q = u; *q && valid;) {
+    int n = *q < 0x80 ? 0 : (*q & 0xE0) == 0xC0 ? 1 : (*q & 0xF0) == 0xE0 ? 2
+                                                  : (*q & 0xF8) == 0xF0 ? 3 : -1;
+    if (n < 0 || (n == 1 && *q < 0xC2)) {
+      valid = 0;
+      break;
+    }
+    q++;
+    for (int i = 0; i < n; i++, q++)
+      if ((*q & 0xC0) != 0x80)
+        valid = 0;
+  }
+  fputc('"', f);
+  for (; *u; u++) {
+    if (*u == '"' || *u == '\\')
+      fprintf(f, "\\%c", *u);
+    else if (*u < 0x20)
+      fprintf(f, "\\u%04x", *u);
+    else if (*u >= 0x80 && !valid)
+      fputc('?', f);
+    else
+      fputc(*u, f);
+  }
+  fputc('"', f);
+}
+
+static const char *kind_str(unsigned k) {
+  switch (k) {
+  case PARC_KIND_PARBLOCK: return "parblock";
+  case PARC_KIND_LPARFOR: return "lparfor";
+  case PARC_KIND_MAPPED_LPARFOR: return "mapped-lparfor";
+  default: return "parfor";
+  }
+}
+
+static void put_site(FILE *f, const parc_site *s) {
+  if (!s) {
+    fputs("\"<root>\"", f);
+    return;
+  }
+  char buf[64];
+  snprintf(buf, sizeof buf, ":%u:%u", s->line, s->col);
+  size_t n = strlen(s->file ? s->file : "?");
+  char *full = malloc(n + sizeof buf);
+  if (!full) {
+    put_str(f, "?");
+    return;
+  }
+  memcpy(full, s->file ? s->file : "?", n);
+  strcpy(full + n, buf);
+  put_str(f, full);
+  free(full);
+}
+
+static void put_name(FILE *f, const parc_site *s) {
+  if (!s) {
+    fputs("\"main root\"", f);
+    return;
+  }
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s %s L%u", s->func ? s->func : "?", kind_str(s->kind), s->line);
+  put_str(f, buf);
+}
+
+static void put_time(FILE *f, const char *key, uint64_t ns) {
+  fprintf(f, ", \"%s\": %llu.%03llu", key, (unsigned long long)(ns / 1000),
+          (unsigned long long)(ns % 1000));
+}
+
+static void put_actargs(FILE *f, const parc_tev *e) {
+  fputs("\"site\": ", f);
+  put_site(f, e->site);
+  fprintf(f, ", \"execution\": %llu, \"index\": %llu", (unsigned long long)e->exec,
+          (unsigned long long)e->index);
+}
+
+static void write_event(FILE *f, int tid, const parc_tev *e, const parc_tev *e2) {
+  switch (e->type) {
+  case EV_SLICE:
+    fprintf(f, "{\"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"cat\": \"activity\", \"name\": ", tid);
+    put_name(f, e->site);
+    put_time(f, "ts", e->ts);
+    put_time(f, "dur", e->dur);
+    fputs(", \"args\": {", f);
+    put_actargs(f, e);
+    fprintf(f, ", \"envelope\": %d, \"segment\": %llu", e->env, (unsigned long long)e->seg);
+    if (e->flags & PARC_TRACE_KILLED)
+      fputs(", \"killed\": true", f);
+    if (e->flags & PARC_TRACE_UNFINISHED)
+      fputs(", \"unfinished\": true", f);
+    fputs("}}", f);
+    break;
+  case EV_SWITCH:
+    fprintf(f,
+            "{\"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": %d, \"cat\": \"envelope\", "
+            "\"name\": \"switch\"",
+            tid);
+    put_time(f, "ts", e->ts);
+    fprintf(f, ", \"args\": {\"from\": %d, \"to\": %d}}", e->env, (int)(int64_t)e->dur);
+    break;
+  case EV_BLOCK:
+  case EV_RESUME: {
+    const char *cat = e->type == EV_BLOCK ? "block" : "resume";
+    fprintf(f,
+            "{\"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": %d, \"cat\": \"%s\", "
+            "\"name\": \"%s: %s\"",
+            tid, cat, cat, reason_name[e->reason < 3 ? e->reason : R_CHILDREN]);
+    put_time(f, "ts", e->ts);
+    fputs(", \"args\": {", f);
+    put_actargs(f, e);
+    fprintf(f, ", \"envelope\": %d}}", e->env);
+    break;
+  }
+  case EV_KILL:
+    fprintf(f,
+            "{\"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": %d, \"cat\": \"kill\", "
+            "\"name\": \"kill\"",
+            tid);
+    put_time(f, "ts", e->ts);
+    fputs(", \"args\": {\"site\": ", f);
+    put_site(f, e->site);
+    fprintf(f, ", \"execution\": %llu, \"by\": \"%s\", \"range\": ", (unsigned long long)e->exec,
+            e->flags ? "preturn" : "pbreak");
+    if (e->reason)
+      fputs("\"uncoded\"", f);
+    else
+      fprintf(f, "\"[%llu,%llu]\"", (unsigned long long)e->dur, (unsigned long long)e->seg);
+    if (e2 && e2->type == EV_KILL2) {
+      fputs(", \"killer_site\": ", f);
+      put_site(f, e2->flags ? e2->site : NULL);
+      fprintf(f, ", \"killer_execution\": %llu, \"killer_index\": %llu",
+              (unsigned long long)e2->exec, (unsigned long long)e2->index);
+    }
+    fputs("}}", f);
+    break;
+  default:
+    break;
+  }
+}
+
+/* Close what is open on the exiting thread's processor, then write the file
+ * (once; later calls do nothing). */
+void parc_trace_flush(void) {
+  if (!trace_file || __atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
+    return;
+  uint64_t t = parc_trace_now();
+  parc_proc *self = parc_rt.procs ? parc_self() : NULL;
+  if (self && self->cur) {
+    for (parc_batch *b = self->cur->cur_act; b; b = b->outer)
+      parc_trace_slice(self, b, t, PARC_TRACE_UNFINISHED);
+  }
+  /* The root's last segment, if main's context runs or was running: written
+   * directly below (track 0 belongs to processor 0's buffer). */
+  int root_last = __atomic_load_n(&root_open, __ATOMIC_RELAXED);
+  parc_tev re = {EV_SLICE, 0, 0, 0, root_start, NULL, 0, 0,
+                 t >= root_start ? t - root_start : 0, root_seg};
+
+  FILE *f = trace_file;
+  fputs("{\"traceEvents\": [\n{\"ph\": \"M\", \"pid\": 1, \"name\": \"process_name\", "
+        "\"args\": {\"name\": ",
+        f);
+  char pname[512];
+  snprintf(pname, sizeof pname, "parc: %s", program_invocation_name);
+  put_str(f, pname);
+  fputs("}}", f);
+  uint64_t dropped = 0;
+  for (int k = 0; k < parc_rt.P && parc_rt.procs; k++) {
+    parc_proc *p = &parc_rt.procs[k];
+    int cpu = __atomic_load_n(&p->cpu, __ATOMIC_RELAXED);
+    fprintf(f,
+            ",\n{\"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"name\": \"thread_name\", "
+            "\"args\": {\"name\": \"processor %d (cpu %d, node %d)\"}}",
+            k, k, cpu, cpu >= 0 ? parc_node_of_cpu(cpu) : 0);
+    fprintf(f,
+            ",\n{\"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"name\": \"thread_sort_index\", "
+            "\"args\": {\"sort_index\": %d}}",
+            k, k);
+  }
+  for (int k = 0; k < parc_rt.P && parc_rt.procs; k++) {
+    /* acquire: pairs with the owner's release of tbuf, chunk links, counts. */
+    parc_tbuf *tb = __atomic_load_n(&parc_rt.procs[k].tbuf, __ATOMIC_ACQUIRE);
+    if (!tb)
+      continue;
+    dropped += __atomic_load_n(&tb->dropped, __ATOMIC_RELAXED);
+    for (parc_tchunk *c = __atomic_load_n(&tb->head, __ATOMIC_ACQUIRE); c;
+         c = __atomic_load_n(&c->next, __ATOMIC_ACQUIRE)) {
+      uint32_t n = __atomic_load_n(&c->n, __ATOMIC_ACQUIRE);
+      for (uint32_t i = 0; i < n; i++) {
+        if (c->ev[i].type == EV_KILL2)
+          continue;
+        fputs(",\n", f);
+        write_event(f, k, &c->ev[i], i + 1 < n ? &c->ev[i + 1] : NULL);
+      }
+    }
+  }
+  if (root_last) {
+    fputs(",\n", f);
+    write_event(f, 0, &re, NULL);
+  }
+  fputs("\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"parc_version\": 1, ", f);
+  fprintf(f, "\"nprocs\": %d, \"program\": ", parc_rt.P);
+  put_str(f, program_invocation_name);
+  fprintf(f, ", \"dropped\": %llu}}\n", (unsigned long long)dropped);
+  if (fclose(f) != 0)
+    fprintf(stderr, "parc: warning: PARC_TRACE=%s: cannot write the trace: %s\n", trace_path,
+            strerror(errno));
+  trace_file = NULL;
+}

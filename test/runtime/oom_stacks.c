@@ -1,0 +1,33 @@
+// When the envelope stacks cannot be had (address space or memory
+// exhausted), the program stops with a message naming the cause, the
+// construct and what to change, and exit status 1; never a crash or hang.
+//
+// PARC source (oom.pc):
+//   parfor int i; 0; 199; 1; sync; epar        // line 3, col 3: 200 blocked at once
+// UNSUPPORTED: asan, tsan
+// RUN: %cc-runtime
+// RUN: sh -c 'ulimit -v 3000000; env PARC_NPROCS=1 PARC_STACK_SIZE=256M %t; echo status=$?' 2>&1 | %FileCheck %s
+// RUN: sh -c 'ulimit -v 3000000; env PARC_NPROCS=2 PARC_STACK_SIZE=256M %t; echo status=$?' 2>&1 | %FileCheck %s
+// RUN: env PARC_NPROCS=2 PARC_STACK_SIZE=64K %t | %FileCheck %s --check-prefix=OK
+// CHECK: parc: error: out of memory for activity stacks: cannot map an envelope of 262144 KiB: Cannot allocate memory; {{[0-9]+}} envelopes exist, one per activity blocked at once (for activities of oom.pc:3:3 in main); a smaller PARC_STACK_SIZE may help
+// CHECK-NOT: done
+// CHECK: status=1
+// OK: done
+#include <parc_abi.h>
+#include <stdio.h>
+
+static parc_site s_L3 = PARC_SITE_INIT("oom.pc", "main", 3, 3, PARC_KIND_PARFOR);
+
+static void body(parc_act *self, void *envp) {
+  (void)envp;
+  uint64_t k;
+  while (parc_next(self, &k))
+    parc_sync(self);
+}
+
+int main(void) {
+  parc_desc d;
+  parc_spawn(&d, &s_L3, body, NULL, 200);
+  printf("done\n");
+  return 0;
+}
