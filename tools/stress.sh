@@ -72,6 +72,13 @@ case "$san" in
   *) sanflags="" ;;
 esac
 [ -n "$timeout_s" ] || timeout_s=$([ -n "$san" ] && echo 60 || echo 10)
+# As the LIT suite runs sanitized programs (test/lit.cfg.py), unless the
+# caller says otherwise.
+case "$san" in
+  thread) export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1} ;;
+  address) export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}
+           export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} ;;
+esac
 work="$build/stress"
 rm -rf "$work/logs"
 mkdir -p "$work/bin" "$work/logs"
