@@ -594,7 +594,19 @@ int Job::run(const char *Argv0) {
     for (const LinkItem &L : O.Link)
       A.push_back(L.Input >= 0 ? Objs[L.Input] : L.Arg);
     A.push_back("-L" + P.RuntimeLib);
-    A.push_back("-lparc");
+    // -fsanitize=thread or address: the runtime built with that sanitizer,
+    // which announces its context switches to it (runtime/CMakeLists.txt).
+    std::string RuntimeLib = "-lparc";
+    for (const std::string &F : O.BackAndLink) {
+      StringRef Arg(F);
+      SmallVector<StringRef, 4> Kinds;
+      if (Arg.consume_front("-fsanitize="))
+        Arg.split(Kinds, ',');
+      for (StringRef K : Kinds)
+        if (K == "thread" || K == "address")
+          RuntimeLib = K == "thread" ? "-lparc-tsan" : "-lparc-asan";
+    }
+    A.push_back(RuntimeLib);
     SmallVector<StringRef, 4> Libs;
     StringRef(PARCC_LINK_LIBS).split(Libs, ' ', -1, false);
     for (StringRef L : Libs)
