@@ -38,8 +38,9 @@
 //     come back (pbreak; exit, abort, __assert_fail; a noreturn function of
 //     this file, which polls itself); no volatile or _Atomic access, no
 //     atomic builtin, no inline asm, no label, no goto; no loop except a
-//     counted one (below) of at most 16 iterations with a brief body.  A
-//     brief statement takes bounded time.
+//     counted one (below) of at most 16 iterations with a brief body, or
+//     one that never goes round (`do ... while (0)`, as macros write it).
+//     A brief statement takes bounded time.
 //   * a *counted* for loop with a brief body:
 //       for (INIT; i OP BOUND [&& brief]; i++ | i-- | i += c | i -= c) BRIEF
 //     where i is a local integer (at least int, so no promotion wraps it) or
@@ -59,7 +60,8 @@
 //     kill waits for one run of the innermost counted loop at most, not for
 //     the whole nest; `while (!flag) ;`, `for (;;)`, loops that call, loops
 //     on a shared or address-taken index all keep theirs.  A macro call in
-//     a condition is wrapped whole (`while (!atomic_load(&f))`).
+//     a condition is wrapped whole (`while (!atomic_load(&f))`); a loop
+//     whose condition is a constant false (`do ... while (0)`) is no loop.
 //   * function entries: a brief function gets no poll (it is straight-line
 //     code of its caller, which polls).  Otherwise the poll goes before the
 //     first statement that is not brief: leading guards such as
@@ -162,6 +164,20 @@ public:
   llvm::DenseSet<const VarDecl *> Vars;
 };
 
+/// `do ... while (0)` (as macros write it), `while (0)`: no back-edge.
+bool neverRepeats(const Stmt *L, const ASTContext &Ctx) {
+  const Expr *Cond = nullptr;
+  if (const auto *D = dyn_cast<DoStmt>(L))
+    Cond = D->getCond();
+  else if (const auto *W = dyn_cast<WhileStmt>(L))
+    Cond = W->getCond();
+  else if (const auto *F = dyn_cast<ForStmt>(L))
+    Cond = F->getCond();
+  bool Value;
+  return Cond && !Cond->isValueDependent() && Cond->EvaluateAsBooleanCondition(Value, Ctx) &&
+         !Value;
+}
+
 /// The header of a counted for loop: `i OP bound` with `i += Step`.
 struct Counted {
   const VarDecl *Var = nullptr;
@@ -190,6 +206,8 @@ public:
 
   bool briefCall(const CallExpr *CE);
   bool smallLoop(const Stmt *Loop, const FunctionModel &F);
+  /// A loop statement that never goes round (`do ... while (0)`).
+  bool once(const Stmt *L) const { return neverRepeats(L, S.Ctx); }
 
 private:
   bool counted(const ForStmt *L, const FunctionModel &F, Counted &C);
@@ -220,9 +238,15 @@ public:
     Ok = false;
     return false;
   }
-  bool TraverseForStmt(ForStmt *L) { return P.smallLoop(L, F) || fail(); }
-  bool TraverseWhileStmt(WhileStmt *) { return fail(); }
-  bool TraverseDoStmt(DoStmt *) { return fail(); }
+  bool TraverseForStmt(ForStmt *L) {
+    return P.smallLoop(L, F) || (P.once(L) && RecursiveASTVisitor::TraverseForStmt(L)) || fail();
+  }
+  bool TraverseWhileStmt(WhileStmt *L) {
+    return (P.once(L) && RecursiveASTVisitor::TraverseWhileStmt(L)) || fail();
+  }
+  bool TraverseDoStmt(DoStmt *L) {
+    return (P.once(L) && RecursiveASTVisitor::TraverseDoStmt(L)) || fail();
+  }
   bool VisitCallExpr(CallExpr *CE) { return P.briefCall(CE) || fail(); }
   bool VisitAtomicExpr(AtomicExpr *) { return fail(); }
   bool VisitAsmStmt(AsmStmt *) { return fail(); }
@@ -528,7 +552,7 @@ static bool pollHead(Session &S, const Stmt *L, bool Insert = true) {
 static bool headPolls(Session &S, Planner &P, const Stmt *L, const FunctionModel &F) {
   if (!isa<WhileStmt>(L) && !isa<ForStmt>(L))
     return false; // a do loop runs its body first
-  if (L->getBeginLoc().isMacroID() || P.pollFree(L, F))
+  if (L->getBeginLoc().isMacroID() || P.pollFree(L, F) || P.once(L))
     return false;
   if (const auto *Fo = dyn_cast<ForStmt>(L))
     if (!P.brief(Fo->getInit(), F))
@@ -598,7 +622,7 @@ void insertPolls(Outliner &O) {
     if (!S.Opts.Polls)
       continue;
     for (const Stmt *L : F->Loops)
-      if (!L->getBeginLoc().isMacroID() && !P.pollFree(L, *F))
+      if (!L->getBeginLoc().isMacroID() && !P.pollFree(L, *F) && !P.once(L))
         pollHead(S, L);
   }
 }
