@@ -950,6 +950,8 @@ void parc_deadlock(void) {
       if (b && (b->outer || c == &root_ctx)) {
         size_t n = (size_t)snprintf(in, sizeof in, ", run inline by ");
         describe_activity(in + n, sizeof in - n, b->outer);
+        n = strlen(in);
+        snprintf(in + n, sizeof in - n, ",");
       }
       if (c->wait_kind == PARC_WAIT_SYNC) {
         parc_drt *d = c->wait_obj;

@@ -94,6 +94,8 @@ void parc_step_run(parc_batch *b) {
   parc_drt *d = b->d;
   b->step_end = b->act.end;
   int first = 1;
+  /* One clock read per activity: an activity's end is the next one's start. */
+  uint64_t t = parc_rt.trace ? parc_trace_now() : 0;
   while (b->act.next < b->step_end) {
     if (parc_rt.sched_random && !random_pick(b, first))
       break;
@@ -101,11 +103,13 @@ void parc_step_run(parc_batch *b) {
     b->act.end = b->act.next + 1;
     if (parc_rt.trace) {
       b->seg = 0;
-      b->seg_start = parc_trace_now();
+      b->seg_start = t;
     }
     d->fn(&b->act, d->env);
-    if (parc_rt.trace)
-      parc_trace_slice(parc_self(), b, parc_trace_now(), 0);
+    if (parc_rt.trace) {
+      t = parc_trace_now();
+      parc_trace_slice(parc_self(), b, t, 0);
+    }
   }
   b->act.end = b->step_end;
 }

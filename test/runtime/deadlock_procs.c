@@ -32,19 +32,19 @@
 // SEM1: parc: error: deadlock: every activity is blocked (PARC_NPROCS=1)
 // SEM2: parc: error: deadlock: every activity is blocked (PARC_NPROCS=2)
 // SEM4: parc: error: deadlock: every activity is blocked (PARC_NPROCS=4)
-// SEM-DAG: parc: note: activity 0 of dead.pc:3:3 (parblock in main), run inline by main waits on the semaphore at 0x{{[0-9a-f]+}}
+// SEM-DAG: parc: note: activity 0 of dead.pc:3:3 (parblock in main), run inline by main, waits on the semaphore at 0x{{[0-9a-f]+}}
 // SEM-DAG: parc: note: activity 1 of dead.pc:3:3 (parblock in main) waits on the semaphore at 0x{{[0-9a-f]+}}
 // SEM-NOT: unreachable
 // STATUS: status=1
 // MIXED: parc: error: deadlock: every activity is blocked
-// MIXED-DAG: parc: note: activity 0 of dead.pc:4:3 (parfor in main), run inline by main waits on the semaphore
+// MIXED-DAG: parc: note: activity 0 of dead.pc:4:3 (parfor in main), run inline by main, waits on the semaphore
 // MIXED-DAG: parc: note: activity 1 of dead.pc:4:3 (parfor in main) waits at sync (3 of 4 unfinished activities arrived)
 // MIXED-DAG: parc: note: activity 3 of dead.pc:4:3 (parfor in main) waits at sync
 // ROOT: parc: error: deadlock: every activity is blocked (PARC_NPROCS=4)
 // ROOT-NEXT: parc: note: main waits on the semaphore at 0x
 // NESTED: parc: error: deadlock: every activity is blocked (PARC_NPROCS=2)
-// NESTED-DAG: parc: note: activity 0 of dead.pc:7:5 (parblock in main), run inline by activity 0 of dead.pc:6:3 (parfor in main) waits on the semaphore
-// NESTED-DAG: parc: note: activity 0 of dead.pc:7:5 (parblock in main), run inline by activity 1 of dead.pc:6:3 (parfor in main) waits on the semaphore
+// NESTED-DAG: parc: note: activity 0 of dead.pc:7:5 (parblock in main), run inline by activity 0 of dead.pc:6:3 (parfor in main), waits on the semaphore
+// NESTED-DAG: parc: note: activity 0 of dead.pc:7:5 (parblock in main), run inline by activity 1 of dead.pc:6:3 (parfor in main), waits on the semaphore
 // EPAR: parc: error: deadlock: every activity is blocked
 // EPAR-DAG: parc: note: activity 1 of dead.pc:8:3 (parblock in main) waits on the semaphore
 // EPAR-DAG: parc: note: main waits at the epar of dead.pc:8:3 (parblock in main) for 1 unfinished activity
