@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -304,41 +305,73 @@ void parc_sched_ctx_make(parc_proc *p, void (*entry)(parc_ctx *)) {
 static struct sigaction old_segv;
 static int segv_installed;
 
-/* Main's stack: [main_lo, main_hi) is where it may grow (the top of the
- * mapping that holds main's frames, less RLIMIT_STACK, less a margin for
- * the kernel's stack guard gap); 0 if it cannot be known. */
-static char *main_lo, *main_hi;
+/* Main's stack.  Nothing is computed at start-up but an address in main's
+ * frames (main_mark); on a fault, the handler finds the mapping that holds
+ * it in /proc/self/maps (open/read only: async-signal-safe) and takes
+ * [top - RLIMIT_STACK - margin, top) as where main's stack may grow (the
+ * margin covers the kernel's stack guard gap). */
+static char *main_mark;
 static size_t main_limit;
 
-static void main_stack_init(void) {
-  char here;
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
-    return;
-  FILE *m = fopen("/proc/self/maps", "r");
-  if (!m)
-    return;
-  char line[512];
-  unsigned long lo, hi, at = (unsigned long)(uintptr_t)&here;
-  while (fgets(line, sizeof line, m)) {
-    if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= at && at < hi) {
-      main_limit = (size_t)rl.rlim_cur;
-      main_hi = (char *)hi;
-      size_t below = (size_t)rl.rlim_cur + (size_t)4 * 1024 * 1024; /* + guard gap margin */
-      main_lo = hi > below ? (char *)(hi - below) : NULL;
+static int hexval(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The end of the mapping containing `at`, or 0. */
+static uintptr_t mapping_top(uintptr_t at) {
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  char buf[4096];
+  size_t have = 0;
+  uintptr_t top = 0;
+  for (;;) {
+    ssize_t n = read(fd, buf + have, sizeof buf - have);
+    if (n <= 0)
       break;
+    have += (size_t)n;
+    size_t start = 0;
+    for (size_t i = 0; i < have; i++) {
+      if (buf[i] != '\n')
+        continue;
+      /* "lo-hi perms ..." */
+      uintptr_t lo = 0, hi = 0;
+      size_t j = start;
+      int v;
+      for (; j < i && (v = hexval(buf[j])) >= 0; j++)
+        lo = lo * 16 + (uintptr_t)v;
+      if (j < i && buf[j] == '-')
+        for (j++; j < i && (v = hexval(buf[j])) >= 0; j++)
+          hi = hi * 16 + (uintptr_t)v;
+      if (lo <= at && at < hi)
+        top = hi;
+      start = i + 1;
     }
+    memmove(buf, buf + start, have - start);
+    have -= start;
+    if (top || have == sizeof buf)
+      break;
   }
-  fclose(m);
+  close(fd);
+  return top;
 }
 
 /* Did a fault at addr, with the stack pointer at sp (or NULL), run off the
  * bottom of main's stack? */
 static int main_overflow(char *addr, char *sp) {
-  if (!main_hi || addr >= main_hi || addr < main_lo)
+  struct rlimit rl;
+  if (!main_mark || getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return 0;
+  uintptr_t top = mapping_top((uintptr_t)main_mark);
+  size_t below = (size_t)rl.rlim_cur + (size_t)4 * 1024 * 1024; /* + guard gap margin */
+  if (!top || top <= below)
+    return 0;
+  char *hi = (char *)top, *lo = (char *)(top - below);
+  main_limit = (size_t)rl.rlim_cur;
+  if (addr >= hi || addr < lo)
     return 0;
   /* A push or a frame near the stack pointer, not a stray pointer. */
-  return !sp || (sp >= main_lo && sp < main_hi && addr <= sp + 4096 && addr + 1024 * 1024 >= sp);
+  return !sp || (sp >= lo && sp < hi && addr <= sp + 4096 && addr + 1024 * 1024 >= sp);
 }
 
 static char *fault_sp(void *ucv) {
@@ -419,7 +452,8 @@ void parc_sigsegv_install(void) {
   if (segv_installed)
     return;
   segv_installed = 1;
-  main_stack_init();
+  char here;
+  main_mark = &here; /* called on the main thread (the first construct) */
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = segv_handler;
