@@ -21,9 +21,11 @@
 // RUN: env PARC_TRACE=%t.p1.json %run-1 %t | %FileCheck %s --check-prefix=OUT
 // RUN: %python -m json.tool %t.p1.json > /dev/null
 // RUN: %python %srcroot/tools/parc-trace --check %t.p1.json | %FileCheck %s --check-prefix=BASIC1
+// RUN: %python %S/Inputs/trace_check.py %t.p1.json | %FileCheck %s --check-prefix=ONCE
 // RUN: env PARC_TRACE=%t.p4.json %run-4 %t | %FileCheck %s --check-prefix=OUT
 // RUN: %python -m json.tool %t.p4.json > /dev/null
 // RUN: %python %srcroot/tools/parc-trace --check %t.p4.json | %FileCheck %s --check-prefix=BASIC4
+// RUN: %python %S/Inputs/trace_check.py %t.p4.json | %FileCheck %s --check-prefix=ONCE
 // RUN: env PARC_TRACE=%t.b1.json %run-1 %t block | %FileCheck %s --check-prefix=OUT
 // RUN: %python %srcroot/tools/parc-trace --check %t.b1.json | %FileCheck %s --check-prefix=BLOCK
 // RUN: env PARC_TRACE=%t.b4.json %run-4 %t block | %FileCheck %s --check-prefix=OUT
@@ -46,11 +48,15 @@
 // BASIC4: site trace.pc:3:3 main parfor L3: executions=1 activities=1000 indices=1000 segments=1000 killed=0
 // BASIC4: site trace.pc:4:3 main parblock L4: executions=1 activities=2 indices=2 segments=2 killed=0
 // BASIC4: parc-trace: check: ok
+// ONCE: <root>: 1 activities, each once
+// ONCE-NEXT: trace.pc:3:3: 1000 activities, each once
+// ONCE-NEXT: trace.pc:4:3: 2 activities, each once
 // BLOCK: site trace.pc:7:5 main parfor L7: executions=1 activities=3 indices=3
 // BLOCK: site trace.pc:10:5 main parfor L10: executions=1 activities=8 indices=8
 // BLOCK: parc-trace: check: ok
 // KILL: site trace.pc:13:5 main parfor L13: executions=1 activities={{[0-9]+}} indices={{[0-9]+}} segments={{[0-9]+}} killed={{[0-9]+}}
 // KILL: parc-trace: check: ok
+// STATS: trace.pc:10:5: 8 activities, each once
 // STATS: blocks match stats, resumes match stats
 // STATS: processors named 4
 // BADPATH: parc: error: PARC_TRACE={{.*}}nodir/x.json: No such file or directory
