@@ -16,7 +16,6 @@
 //     if (mode == kill)
 //       parfor int i; 0; 99; 1; if (i == 50) pbreak; spin(); epar   // line 13, col 5
 //   }
-// UNSUPPORTED: tsan
 // RUN: %cc-runtime
 // RUN: env PARC_TRACE=%t.p1.json %run-1 %t | %FileCheck %s --check-prefix=OUT
 // RUN: %python -m json.tool %t.p1.json > /dev/null
@@ -113,11 +112,11 @@ static void main_parfor_L10(parc_act *self, void *envp) {
   }
 }
 
-static volatile long sink;
 static void main_parfor_L13(parc_act *self, void *envp) {
   (void)envp;
   uint64_t k;
   while (parc_next(self, &k)) {
+    volatile long sink = 0;
     if (k == 50)
       parc_pbreak(self);
     for (int j = 0; (parc_poll(), j < 20000); j++)
