@@ -43,18 +43,19 @@ void parc_bar_check_locked(parc_drt *d, parc_ctx **wake) {
   *t = list;
 }
 
-/* Precondition: c waits in d's barrier, d->lock held.  Used by kill delivery. */
+/* Precondition: c waits in d's barrier, d->lock held.  Used by kill delivery:
+ * O(1) through the queue's back links (wprev), so waking every waiter of a
+ * large barrier is linear, not quadratic. */
 void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c) {
-  parc_ctx **pp = &d->bar_head, *prev = NULL;
-  while (*pp && *pp != c) {
-    prev = *pp;
-    pp = &(*pp)->next;
-  }
-  PARC_ASSERT(*pp == c);
-  *pp = c->next;
-  if (d->bar_tail == c)
-    d->bar_tail = prev;
-  c->next = NULL;
+  if (c->wprev)
+    c->wprev->next = c->next;
+  else
+    d->bar_head = c->next;
+  if (c->next)
+    c->next->wprev = c->wprev;
+  else
+    d->bar_tail = c->wprev;
+  c->next = c->wprev = NULL;
   d->arrived[d->bar_gen & 1]--;
 }
 
@@ -88,6 +89,7 @@ void parc_sync(parc_act *self) {
     return;
   }
   c->next = NULL;
+  c->wprev = d->bar_tail;
   if (d->bar_tail)
     d->bar_tail->next = c;
   else

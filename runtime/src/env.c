@@ -5,8 +5,9 @@
  *   PARC_STACK_SIZE  envelope stack, bytes with optional K/M/G suffix
  *                    (KiB, MiB, GiB), 16K..1G (default 1M)
  *   PARC_PIN         0 or 1 (default 1): pin processor k to the k-th CPU
- *   PARC_KILL        auto, range or bottomup (default auto; range is auto:
- *                    ranges where they fit, bottom-up below that)
+ *   PARC_KILL        auto, range or bottomup (default auto: ranges where
+ *                    they fit, bottom-up below; range: ranges only, an
+ *                    uncodable spawn is an error; see kill.c)
  *   PARC_STATS       0 or 1 (default 0): print statistics at exit
  *   PARC_TRACE       a file name: write a Chrome trace-event JSON file of
  *                    the run there at exit (trace.c); opened here, so a bad

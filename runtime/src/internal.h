@@ -235,6 +235,8 @@ typedef struct parc_ctx {
   int pin;                    /* processor it must stay on, or -1 */
   int is_env;                 /* an envelope (pooled), not root/scheduler */
   struct parc_ctx *next;      /* ready list, pool, barrier or semaphore queue */
+  struct parc_ctx *wprev;     /* barrier or semaphore queue: previous waiter, so
+                                 that kill delivery unlinks a victim in O(1) */
 
   /* Blocked registry (under last->blocked_lock), for kill delivery. */
   struct parc_ctx *bnext, *bprev;
@@ -273,6 +275,13 @@ typedef struct parc_stats {
   uint64_t steals;
   uint64_t mapped;            /* mapped chunks run */
   uint64_t sleeps;
+  /* Kill (kill.c), counted only with PARC_STATS: the "kill" record. */
+  uint64_t kill_posts;        /* kills posted (constructs killed) */
+  uint64_t kill_checks;       /* victim checks (parc_victim calls) */
+  uint64_t kill_cached;       /*   answered by the descriptor's own cache */
+  uint64_t kill_steps;        /* descriptors visited by walks up the parent links */
+  uint64_t kill_tests;        /* posted ranges compared */
+  uint64_t kill_uncoded;      /* descriptors spawned without a range (auto) */
 } parc_stats;
 
 /* Actions the scheduler performs right after a context switched to it (the

@@ -18,22 +18,59 @@
  * Bottom-up (MAXI 6.2's second algorithm).  Every kill also sets D->killflag.
  * parc_victim(x) walks x, x's parent activity's descriptor, ... checking
  * killflag, until the first coded descriptor, where one range check (against
- * the posted ranges) answers for it and all its ancestors.  PARC_KILL=bottomup
- * codes nothing, so the walk goes to the root.  Results are cached per
- * descriptor: `dead` (victimhood never ends while the descriptor lives) and
- * `checked_epoch` (not a victim as of that kill epoch).
+ * the posted ranges) answers for it and all its ancestors.  Results are
+ * cached per descriptor, and for every descriptor the walk passed (MAXI's
+ * "marking each activity identified as being either in or out"): `dead`
+ * (victimhood never ends while the descriptor lives: a kill's record stays
+ * until every victim has stopped) and `checked_epoch` (not a victim as of
+ * that kill epoch; the walk stops at such an ancestor).  So a kill costs
+ * each descriptor of the tree about one step, not one walk to the root.
  *
- * Posting a kill of D (exactly once per D: CAS on killflag):
- *   1. CAS killflag 0 -> 1 (acq_rel: only one poster continues);
- *   2. if D is coded, record S(D) in the range table (under kill_lock);
- *   3. kill_epoch += 1 (seq_cst): invalidates every cached "not a victim";
- *   4. parc_kill_pending_ += 1 (seq_cst): polls now take the slow path;
- *   5. deliver: scan every processor's blocked list and wake the victims.
- * A checker reads kill_epoch (acquire) BEFORE it reads flags and ranges, and
- * caches "not a victim" under the epoch it read; a kill whose record it
- * missed bumps the epoch afterwards (step 3 follows step 2), so the cache
- * entry is stale at the next check.  Nothing is ever missed: a poll that
- * still sees pending == 0 ran before the kill was posted.
+ * Modes (PARC_KILL, env.c):
+ *   auto      (default) ranges while they can be split, bottom-up below;
+ *   range     ranges only: a spawn whose activities cannot get ranges (the
+ *             parent activity's range has fewer numbers than activities) is
+ *             a run-time error naming the construct, as in the paper's coding
+ *             scheme, which "limits the structure of the activity tree"; so
+ *             every victim check is one range test (for measurements);
+ *   bottomup  no ranges at all: every check walks flags (for measurements).
+ * A range-table overflow (more than PARC_MAX_RANGE_KILLS kills in flight)
+ * falls back to flag walks in every mode; it is exact, only slower.
+ *
+ * Statistics (PARC_STATS=1, stats.c "kill" record): kills posted, victim
+ * checks, checks answered by the cache, descriptors visited by walks, posted
+ * ranges compared, and descriptors spawned without a range.
+ *
+ * Posting a kill of D (exactly once per D):
+ *   1. CAS killflag 0 -> 1 (acq_rel): claims the kill; only one poster
+ *      continues, and checkers ignore the value 1;
+ *   2. parc_kill_pending_ += 1 and posting += 1 (seq_cst): polls now take
+ *      the slow path, and checkers bypass the "not a victim" caches;
+ *   3. publish: if D is coded, record S(D) in the range table (under
+ *      kill_lock; if the table is full, unranged += 1 instead), then
+ *      killflag = 2 (release);
+ *   4. kill_epoch += 1 (seq_cst): invalidates every cached "not a victim";
+ *   5. posting -= 1 (seq_cst);
+ *   6. deliver: scan every processor's blocked list and wake the victims.
+ * A checker reads `dead` (acquire; always true when set), then posting,
+ * then kill_epoch (acquire), then flags and ranges; it reads and writes the
+ * `checked_epoch` cache only if posting was 0, under the epoch it read.
+ *   - A kill whose record it missed bumps the epoch afterwards (4 after 3),
+ *     so a "not a victim" it cached is stale at the next check; if it read
+ *     the epoch after the bump, it synchronized with it and saw the record.
+ *   - Causality: a checker X that sees the kill (killflag == 2, a range, or
+ *     `dead`, all published with release after step 2) happens-after step 2;
+ *     so does every later check Y that X's outcome reaches (a victim's
+ *     termination reaches its parent's epar poll through the descriptor
+ *     lock).  Y then sees pending != 0 (the kill's decrement waits for every
+ *     victim), and either sees posting != 0 and walks without caches, or
+ *     sees posting == 0 after step 5 and therefore the bumped epoch: it
+ *     never trusts a "not a victim" cached before the kill.  (Without step
+ *     2 coming first, a parent could pass its epar poll on a stale cache
+ *     after watching a child die of the same kill: the stress test found
+ *     that.)
+ * Nothing is ever missed: a poll that still sees pending == 0 ran before
+ * the kill was published.
  *
  * Removal.  D's parent, once every activity of D is accounted (so every
  * victim in the subtree has stopped), frees D's range slot and decrements
@@ -66,13 +103,29 @@
 
 unsigned parc_kill_pending_;
 
-static uint64_t kill_epoch;   /* atomic; see step 3 */
+static uint64_t kill_epoch;   /* atomic; see step 4 */
+static int posting;           /* atomic: kills between steps 2 and 5 */
+static int nranges;           /* used slots of the table (under kill_lock) */
 static parc_spin kill_lock;   /* the range table (leaf lock) */
 static int unranged;          /* kills of coded descriptors that found the table full */
 static struct {
   uint64_t lo, hi;
   int used;
 } ranges[PARC_MAX_RANGE_KILLS];
+
+/* The spawn of d cannot give its activities ranges (cold path). */
+static __attribute__((noinline, cold)) void no_range(parc_drt *d, uint64_t numbers) {
+  if (parc_rt.kill_mode == PARC_KILL_RANGE)
+    parc_fatal_site(d->site,
+                    "PARC_KILL=range: activity ranges exhausted: %llu activities, %llu "
+                    "numbers left in the parent activity's range (nesting too deep or too "
+                    "wide); PARC_KILL=auto, the default, checks such subtrees bottom-up",
+                    (unsigned long long)d->count, (unsigned long long)numbers);
+  d->coded = 0;
+  parc_proc *p = parc_self();
+  if (parc_rt.stats && p)
+    PARC_STAT_ADD(p, kill_uncoded, 1);
+}
 
 void parc_spawn_range(parc_drt *d, parc_batch *parent, uint64_t count) {
   uint64_t a, b;
@@ -85,8 +138,8 @@ void parc_spawn_range(parc_drt *d, parc_batch *parent, uint64_t count) {
     b = UINT64_MAX;
   } else {
     parc_drt *pd = parent->d;
-    if (!pd->coded) {
-      d->coded = 0;
+    if (PARC_UNLIKELY(!pd->coded)) {
+      no_range(d, 0);
       return;
     }
     uint64_t k = parent->act.cur;
@@ -96,50 +149,95 @@ void parc_spawn_range(parc_drt *d, parc_batch *parent, uint64_t count) {
   /* A 64-bit division costs tens of cycles: shift for the common powers of
    * two (2-section parblocks), same result. */
   uint64_t w = (count & (count - 1)) == 0 ? (b - a) >> __builtin_ctzll(count) : (b - a) / count;
-  d->coded = w != 0;
+  d->coded = 1;
   d->lo = a;
   d->w = w;
+  if (PARC_UNLIKELY(w == 0))
+    no_range(d, b - a);
 }
 
-static int range_killed(const parc_drt *x) {
+static int range_killed(const parc_drt *x, uint64_t *tests) {
   uint64_t lo = x->lo + 1, hi = x->lo + x->count * x->w;
   int hit = 0;
   parc_spin_lock(&kill_lock);
-  for (int i = 0; i < PARC_MAX_RANGE_KILLS && !hit; i++)
-    hit = ranges[i].used && ranges[i].lo <= lo && hi <= ranges[i].hi;
+  for (int i = 0, seen = 0; seen < nranges && !hit; i++) {
+    if (ranges[i].used) {
+      seen++;
+      hit = ranges[i].lo <= lo && hi <= ranges[i].hi;
+    }
+  }
+  *tests += (uint64_t)nranges; /* an upper bound when it hit early; statistics only */
   parc_spin_unlock(&kill_lock);
   return hit;
 }
 
 static inline parc_drt *parent_desc(const parc_drt *x) { return x->parent ? x->parent->d : NULL; }
 
+static inline void count_check(uint64_t cached, uint64_t steps, uint64_t tests) {
+  parc_proc *p = parc_self();
+  if (!p)
+    return;
+  PARC_STAT_ADD(p, kill_checks, 1);
+  PARC_STAT_ADD(p, kill_cached, cached);
+  PARC_STAT_ADD(p, kill_steps, steps);
+  PARC_STAT_ADD(p, kill_tests, tests);
+}
+
 int parc_victim(parc_drt *d) {
-  /* acquire: read the epoch before any flag or range (see "Posting"). */
-  uint64_t e = __atomic_load_n(&kill_epoch, __ATOMIC_ACQUIRE) + 1;
-  /* relaxed cache reads: a stale value only costs a re-walk. */
-  if (__atomic_load_n(&d->dead, __ATOMIC_RELAXED))
+  /* acquire: `dead` is set only on victims, with release (see "Posting"). */
+  if (__atomic_load_n(&d->dead, __ATOMIC_ACQUIRE)) {
+    if (PARC_UNLIKELY(parc_rt.stats))
+      count_check(1, 0, 0);
     return 1;
-  if (__atomic_load_n(&d->checked_epoch, __ATOMIC_RELAXED) == e)
+  }
+  /* acquire, posting before the epoch: see "Posting". */
+  int caches = __atomic_load_n(&posting, __ATOMIC_ACQUIRE) == 0;
+  uint64_t e = __atomic_load_n(&kill_epoch, __ATOMIC_ACQUIRE) + 1;
+  /* relaxed: the epoch orders the cache (a stale value only costs a walk). */
+  if (caches && __atomic_load_n(&d->checked_epoch, __ATOMIC_RELAXED) == e) {
+    if (PARC_UNLIKELY(parc_rt.stats))
+      count_check(1, 0, 0);
     return 0;
+  }
   /* acquire: a kill that found the range table full is announced here
-   * before its epoch bump, so a checker sees it or re-checks later. */
+   * before its flag is published. */
   int full_walk = __atomic_load_n(&unranged, __ATOMIC_ACQUIRE) != 0;
   int hit = 0;
-  for (parc_drt *x = d; x && !hit; x = parent_desc(x)) {
-    if (__atomic_load_n(&x->dead, __ATOMIC_RELAXED) ||
-        __atomic_load_n(&x->killflag, __ATOMIC_ACQUIRE)) /* acquire: pairs with the poster's CAS */
+  uint64_t steps = 0, tests = 0;
+  /* Walk up to the descriptor x that answers; `end` is the first one the
+   * answer does not apply to (x itself when x only had a cached "no"). */
+  parc_drt *x = d, *end = NULL;
+  for (; x; x = parent_desc(x)) {
+    steps++;
+    /* acquire: pairs with the release of killflag = 2 and of dead. */
+    if (__atomic_load_n(&x->dead, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&x->killflag, __ATOMIC_ACQUIRE) == 2) {
       hit = 1;
-    else if (x != d && __atomic_load_n(&x->checked_epoch, __ATOMIC_RELAXED) == e)
-      break; /* x and its ancestors were checked under this epoch */
-    else if (x->coded && !full_walk) {
-      hit = range_killed(x);
+      end = parent_desc(x);
+      break;
+    }
+    if (caches && x != d && __atomic_load_n(&x->checked_epoch, __ATOMIC_RELAXED) == e) {
+      end = x; /* x and its ancestors were checked under this epoch */
+      break;
+    }
+    if (x->coded && !full_walk) {
+      hit = range_killed(x, &tests);
+      end = parent_desc(x);
       break;
     }
   }
-  if (hit)
-    __atomic_store_n(&d->dead, 1, __ATOMIC_RELAXED);
-  else
-    __atomic_store_n(&d->checked_epoch, e, __ATOMIC_RELAXED);
+  /* Mark every descriptor passed: they are in the killed subtree exactly
+   * when d is (each is d or an ancestor of d below the answering one). */
+  if (hit || caches) {
+    for (parc_drt *y = d; y != end; y = parent_desc(y)) {
+      if (hit) /* release: carries what this walk saw (see "Posting") */
+        __atomic_store_n(&y->dead, 1, __ATOMIC_RELEASE);
+      else if (__atomic_load_n(&y->checked_epoch, __ATOMIC_RELAXED) != e) /* keep lines clean */
+        __atomic_store_n(&y->checked_epoch, e, __ATOMIC_RELAXED);
+    }
+  }
+  if (PARC_UNLIKELY(parc_rt.stats))
+    count_check(0, steps, tests);
   return hit;
 }
 
@@ -184,10 +282,16 @@ static void deliver(void) {
 
 static void post_kill(parc_drt *d) {
   int zero = 0;
-  /* acq_rel: exactly one poster per descriptor proceeds. */
+  /* Step 1.  acq_rel: exactly one poster per descriptor proceeds. */
   if (!__atomic_compare_exchange_n(&d->killflag, &zero, 1, 0, __ATOMIC_ACQ_REL,
                                    __ATOMIC_ACQUIRE))
     return;
+  if (PARC_UNLIKELY(parc_rt.stats))
+    PARC_STAT_ADD(parc_self(), kill_posts, 1);
+  /* Step 2.  seq_cst: before anything of this kill can be seen. */
+  __atomic_fetch_add(&parc_kill_pending_, 1, __ATOMIC_SEQ_CST);
+  __atomic_fetch_add(&posting, 1, __ATOMIC_SEQ_CST);
+  /* Step 3. */
   if (d->coded && parc_rt.kill_mode != PARC_KILL_BOTTOMUP) {
     parc_spin_lock(&kill_lock);
     for (int i = 0; i < PARC_MAX_RANGE_KILLS; i++) {
@@ -195,20 +299,23 @@ static void post_kill(parc_drt *d) {
         ranges[i].lo = d->lo + 1;
         ranges[i].hi = d->lo + d->count * d->w;
         ranges[i].used = 1;
+        nranges++;
         d->range_slot = i;
         break;
       }
     }
     parc_spin_unlock(&kill_lock);
-    if (d->range_slot < 0) /* table full: checkers walk all flags meanwhile; */
-      __atomic_fetch_add(&unranged, 1, __ATOMIC_SEQ_CST); /* before step 3 */
+    if (d->range_slot < 0) /* table full: checkers walk all flags meanwhile */
+      __atomic_fetch_add(&unranged, 1, __ATOMIC_SEQ_CST);
   }
+  /* release: the flag, once seen, carries step 2 and the record with it. */
+  __atomic_store_n(&d->killflag, 2, __ATOMIC_RELEASE);
   if (PARC_UNLIKELY(parc_rt.trace))
     parc_trace_kill(d); /* PARC_TRACE: one kill event per posted kill */
-  /* seq_cst: the epoch bump follows the record (step 3 after step 2). */
+  /* Step 4.  seq_cst: the epoch bump follows the record. */
   __atomic_fetch_add(&kill_epoch, 1, __ATOMIC_SEQ_CST);
-  /* seq_cst: from now on polls go to the slow path (step 4). */
-  __atomic_fetch_add(&parc_kill_pending_, 1, __ATOMIC_SEQ_CST);
+  /* Step 5.  seq_cst: caches may be trusted again (under the new epoch). */
+  __atomic_fetch_sub(&posting, 1, __ATOMIC_SEQ_CST);
   deliver();
 }
 
@@ -216,6 +323,7 @@ void parc_kill_done(parc_drt *d) {
   if (d->range_slot >= 0) {
     parc_spin_lock(&kill_lock);
     ranges[d->range_slot].used = 0;
+    nranges--;
     parc_spin_unlock(&kill_lock);
     d->range_slot = -1;
   } else if (d->coded && parc_rt.kill_mode != PARC_KILL_BOTTOMUP) {

@@ -9,8 +9,12 @@
  *   parc: stats: total procs=P activities=A envelopes_created=E
  *                envelopes_reused=R shares=S blocked=B resumed=U killed=X
  *                steals=T mapped=M sleeps=Z
+ *   parc: stats: kill mode=M posted=K checks=C cached=H steps=S
+ *                range_tests=R uncoded=U
  *   parc: stats: site FILE:LINE:COL FUNC KIND executions=N created=C killed=X
  *
+ * (the kill record only when something was killed or spawned without
+ * activity ranges; its fields are explained in kill.c)
  * (each record on one line; KIND is parblock, parfor, lparfor or
  * mapped-lparfor; sites in order of first execution).  Processor counters
  * are written by their owner only with relaxed atomic stores; per-site
@@ -74,6 +78,27 @@ static void report(void) {
   }
   fprintf(f, "parc: stats: total procs=%d ", parc_rt.P);
   print_counters(f, &t);
+  /* The kill record (kill.c), only when the program killed something or
+   * spawned a construct without activity ranges. */
+  uint64_t kp = 0, kc = 0, kh = 0, ks = 0, kt = 0, ku = 0;
+  for (int k = 0; k < parc_rt.P; k++) {
+    const parc_stats *s = &parc_rt.procs[k].st;
+    kp += ld(&s->kill_posts);
+    kc += ld(&s->kill_checks);
+    kh += ld(&s->kill_cached);
+    ks += ld(&s->kill_steps);
+    kt += ld(&s->kill_tests);
+    ku += ld(&s->kill_uncoded);
+  }
+  if (kp || ku)
+    fprintf(f,
+            "parc: stats: kill mode=%s posted=%llu checks=%llu cached=%llu steps=%llu "
+            "range_tests=%llu uncoded=%llu\n",
+            parc_rt.kill_mode == PARC_KILL_BOTTOMUP ? "bottomup"
+            : parc_rt.kill_mode == PARC_KILL_RANGE  ? "range"
+                                                    : "auto",
+            (unsigned long long)kp, (unsigned long long)kc, (unsigned long long)kh,
+            (unsigned long long)ks, (unsigned long long)kt, (unsigned long long)ku);
   parc_spin_lock(&parc_rt.site_lock);
   parc_site *list = parc_rt.sites, *rev = NULL;
   parc_spin_unlock(&parc_rt.site_lock);

@@ -15,6 +15,9 @@
 // RUN: %run-2 %t | %FileCheck %s
 // RUN: %run-4 %t | %FileCheck %s
 // RUN: env PARC_KILL=bottomup %run-4 %t | %FileCheck %s
+// RUN: env PARC_KILL=bottomup %run-1 %t | %FileCheck %s
+// RUN: env PARC_KILL=range %run-4 %t | %FileCheck %s
+// RUN: %run-8 %t | %FileCheck %s
 // CHECK: round 0 passed=0
 // CHECK: round 19 passed=0
 // CHECK: nested passed=0

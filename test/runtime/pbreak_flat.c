@@ -14,6 +14,9 @@
 // RUN: %run-2 %t | %FileCheck %s
 // RUN: %run-4 %t | %FileCheck %s
 // RUN: env PARC_KILL=bottomup %run-4 %t | %FileCheck %s
+// RUN: env PARC_KILL=bottomup %run-1 %t | %FileCheck %s
+// RUN: env PARC_KILL=range %run-4 %t | %FileCheck %s
+// RUN: %run-8 %t | %FileCheck %s
 // CHECK: round 0 ok
 // CHECK: round 9 ok
 // CHECK: late=0

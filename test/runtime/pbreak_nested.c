@@ -17,6 +17,9 @@
 // RUN: %run-1 %t | %FileCheck %s
 // RUN: %run-4 %t | %FileCheck %s
 // RUN: env PARC_KILL=bottomup %run-4 %t | %FileCheck %s
+// RUN: env PARC_KILL=bottomup %run-1 %t | %FileCheck %s
+// RUN: env PARC_KILL=range %run-4 %t | %FileCheck %s
+// RUN: %run-8 %t | %FileCheck %s
 // CHECK: round 4 ok
 // CHECK: late=0
 #include <parc_abi.h>
