@@ -122,8 +122,10 @@ nice "$fuzzer" -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1
   "$corpus" "$seeds" >"$log" 2>&1 || rc=$?
 # Fork mode's progress lines: "#EXECS: cov: ... crash/timeout/oom ...".
 execs=$(grep -o '^#[0-9]*' "$log" | tail -n1 | tr -d '#')
-# CPU time of the fuzzer and its jobs (the children line of `times`).
-cpu=$(times | tail -n1 | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.1f", t / 60 }')
+# CPU time of the fuzzer and its jobs: the children line of `times`, which
+# must run in this shell (in a pipeline it would report a subshell's).
+times >"$work/times"
+cpu=$(tail -n1 "$work/times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.1f", t / 60 }')
 after=$(ls "$findings" | wc -l)
 echo "fuzz.sh: $jobs job(s) x ${time_s}s: ${execs:-0} executions in $cpu CPU-minutes, corpus $(ls "$corpus" | wc -l) files, $((after - before)) new finding(s) in $findings (log $log)"
 if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then

@@ -227,7 +227,7 @@ const std::vector<std::vector<const char *>> Related = {
     {"epar", "}", ":", ";", "epar;", "} epar", "epar epar"},
     {"pbreak", "preturn", "sync", "return", "break", "continue", "exit(0)", "goto parc_fz_l"},
     {"{", "(", "[", "}", ")", "]"},
-    {";", ":", ",", "::", ";;"},
+    {";", ":", ",", ";;"},
     {"int", "long", "unsigned", "char", "float", "size_t", "void", "struct parc_fz_s"},
     {"if", "while", "switch", "for"},
     {"mapped", "static", "register", "const", ""},
