@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --cc=*) cc=${1#--cc=} ;;
     --check-corpus) mode=check ;;
     --seeds-only) mode=seeds ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -e/{/^set -e/!p}' "$0"; exit 0 ;;
     *) echo "fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift

@@ -18,7 +18,9 @@
 #              (default 3), so that a runtime that hangs often still ends soon
 #
 # A run passes when it exits 0, prints exactly "OK" and nothing on stderr
-# (a sanitizer report fails it); a run that passes the time limit is a hang.
+# but the runtime's PARC_SCHED=random seed line (a sanitizer report fails
+# it); a run that passes the time limit is a hang.  With PARC_SCHED=random
+# and no PARC_SEED, each run's PARC_SEED is its own seed.
 # Failed runs keep their output in DIR/stress/logs with the command that
 # replays them (same program, P and seed).  Other PARC_* variables of the
 # environment (PARC_SCHED, PARC_SEED, PARC_KILL, ...) reach the programs.
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
     --seed=*) seed=${1#*=} ;;
     --max-hangs) max_hangs=$2; shift ;;
     --max-hangs=*) max_hangs=${1#*=} ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -e/{/^set -e/!p}' "$0"; exit 0 ;;
     *) echo "stress.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -110,7 +112,11 @@ echo "stress.sh: ${#progs[@]} programs x P in {$procs} x $per runs = $k runs," \
 
 results="$work/results"
 : >"$results"
-export work results timeout_s max_hangs
+# With PARC_SCHED=random every run gets PARC_SEED = its own seed (unless
+# the caller fixed PARC_SEED), so that its replay line replays the schedule.
+own_sched_seed=0
+if [ "${PARC_SCHED:-}" = random ] && [ -z "${PARC_SEED:-}" ]; then own_sched_seed=1; fi
+export work results timeout_s max_hangs own_sched_seed
 unset PARC_NPROCS PARC_STATS PARC_TRACE
 start=$(date +%s)
 xargs -P "$jobs" -L 1 sh -c '
@@ -121,10 +127,13 @@ xargs -P "$jobs" -L 1 sh -c '
     exit 0
   fi
   rc=0
+  [ "$own_sched_seed" = 1 ] && export PARC_SEED=$s
   PARC_NPROCS=$p timeout -k 5 "$timeout_s" "$work/bin/$prog" "$s" >"$out.stdout" 2>"$out.stderr" || rc=$?
+  # The runtime names the schedule seed of PARC_SCHED=random on stderr.
+  noise=$(grep -cv "^parc: PARC_SCHED=random PARC_SEED=[0-9]*$" "$out.stderr")
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     verdict=hang
-  elif [ "$rc" -eq 0 ] && [ "$(cat "$out.stdout")" = OK ] && [ ! -s "$out.stderr" ]; then
+  elif [ "$rc" -eq 0 ] && [ "$(cat "$out.stdout")" = OK ] && [ "$noise" -eq 0 ]; then
     verdict=pass
   else
     verdict=fail
@@ -132,7 +141,8 @@ xargs -P "$jobs" -L 1 sh -c '
   if [ "$verdict" = pass ]; then
     rm -f "$out.stdout" "$out.stderr"
   else
-    echo "replay: PARC_NPROCS=$p $work/bin/$prog $s   (exit status $rc)" >"$out.cmd"
+    sched=${PARC_SCHED:+PARC_SCHED=$PARC_SCHED }${PARC_SEED:+PARC_SEED=$PARC_SEED }
+    echo "replay: ${sched}PARC_NPROCS=$p $work/bin/$prog $s   (exit status $rc)" >"$out.cmd"
   fi
   echo "$prog $p $s $verdict $rc" >>"$results"
 ' sh <"$plan"
@@ -154,7 +164,10 @@ hangs=$(awk '$4 == "hang"' "$results" | wc -l)
 skipped=$(awk '$4 == "skip"' "$results" | wc -l)
 if [ "$failed" -gt 0 ]; then
   echo "failed runs (output in $work/logs):"
-  awk '$4 == "fail" || $4 == "hang" { print "  " $4 ": PARC_NPROCS=" $2 " '"$work"'/bin/" $1 " " $3 " (exit status " $5 ")" }' \
+  awk -v own="$own_sched_seed" -v sched="${PARC_SCHED:+PARC_SCHED=$PARC_SCHED }${PARC_SEED:+PARC_SEED=$PARC_SEED }" \
+    -v bin="$work/bin" '$4 == "fail" || $4 == "hang" {
+      env = own == 1 ? sched "PARC_SEED=" $3 " " : sched
+      print "  " $4 ": " env "PARC_NPROCS=" $2 " " bin "/" $1 " " $3 " (exit status " $5 ")" }' \
     "$results" | sort | head -20
 fi
 skipnote=""
