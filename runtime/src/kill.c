@@ -127,33 +127,35 @@ static __attribute__((noinline, cold)) void no_range(parc_drt *d, uint64_t numbe
     PARC_STAT_ADD(p, kill_uncoded, 1);
 }
 
+/* The spawn path's only kill cost (about 20 instructions; Table 3 in
+ * docs/performance.md). */
 void parc_spawn_range(parc_drt *d, parc_batch *parent, uint64_t count) {
-  uint64_t a, b;
+  uint64_t a, n; /* the parent activity's range is [a, a + n] */
   if (parc_rt.kill_mode == PARC_KILL_BOTTOMUP) {
     d->coded = 0;
     return;
   }
   if (!parent) {
     a = 0;
-    b = UINT64_MAX;
+    n = UINT64_MAX;
   } else {
     parc_drt *pd = parent->d;
     if (PARC_UNLIKELY(!pd->coded)) {
       no_range(d, 0);
       return;
     }
-    uint64_t k = parent->act.cur;
-    a = pd->lo + 1 + k * pd->w;
-    b = pd->lo + (k + 1) * pd->w;
+    uint64_t pw = pd->w; /* activity k of pd: [lo+1+k*w, lo+(k+1)*w] */
+    a = pd->lo + 1 + parent->act.cur * pw;
+    n = pw - 1;
   }
   /* A 64-bit division costs tens of cycles: shift for the common powers of
    * two (2-section parblocks), same result. */
-  uint64_t w = (count & (count - 1)) == 0 ? (b - a) >> __builtin_ctzll(count) : (b - a) / count;
+  uint64_t w = (count & (count - 1)) == 0 ? n >> __builtin_ctzll(count) : n / count;
   d->coded = 1;
   d->lo = a;
   d->w = w;
   if (PARC_UNLIKELY(w == 0))
-    no_range(d, b - a);
+    no_range(d, n);
 }
 
 static int range_killed(const parc_drt *x, uint64_t *tests) {
