@@ -74,8 +74,6 @@ class Workload:
         # W4/W5 have no serial program worth the name (the barrier compiled
         # away, microseconds): their figure is time per activity, not a ratio
         self.ratio = kw.get("ratio", True)
-        # extras (KILL) run only when --only names them, and stay off the chart
-        self.extra = kw.get("extra", False)
 
 
 def omp(variants, env=None):
@@ -126,9 +124,6 @@ def workloads(w6_positions):
                  ["10", "4"],
                  [("serial", "rec", {}), ("parcc", "parfor", {})] + omp(["task"]) +
                  [("tbb", "task_group", {})]),
-        # issue 4's kill latency: PARC only (no peer can stop a running task)
-        Workload("KILL", "kill", "pbreak to parent resumed: flat parfor / tree of 4094", [], [],
-                 [("parcc", "flat", {}), ("parcc", "tree", {})], ratio=False, extra=True),
     ]
     return ws
 
@@ -588,7 +583,7 @@ def svg_chart(ws, rows, procs, path, title):
     panels = []  # (label, [(group, [(impl, variant)])], value(r), base, axis text)
     rgroups = [(w.wid, [(i, v) for i, v, _ in w.configs if i != "serial"]) for w in ws if w.ratio]
     agroups = [(w.wid, [(i, v) for i, v, _ in w.configs if i != "serial"]) for w in ws
-               if not w.ratio and not w.extra]
+               if not w.ratio]
     for p in procs:
         if rgroups:
             panels.append(("P=%d: median time / serial median" % p, rgroups, p,
@@ -674,7 +669,7 @@ def main():
     ap = argparse.ArgumentParser(description="Build and run the parcc benchmark suite.")
     ap.add_argument("--quick", action="store_true", help="smoke run: 2 rounds, small sizes")
     ap.add_argument("--only", default="",
-                    help="workloads, e.g. W1,W4 (W6 = every position); KILL (kill latency) runs only if named")
+                    help="workloads, e.g. W1,W4 (W6 = every position)")
     ap.add_argument("--impls", default="", help="implementations, e.g. parcc,gomp (serial is always run)")
     ap.add_argument("--procs", default="1,2", help="processor counts P (default 1,2)")
     ap.add_argument("--rounds", type=int, default=None, help="rounds (default 5, --quick 2)")
@@ -866,7 +861,7 @@ def report_from(args):
 
 def select(ws, only):
     if not only:
-        return [w for w in ws if not w.extra]
+        return ws
     want = [x.strip().upper() for x in only.split(",")]
     ws = [w for w in ws if w.wid in want or w.wid.split("@")[0] in want]
     if not ws:
