@@ -168,7 +168,8 @@ void parc_spawn(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
  *     parc_spawn_lparfor(&parc_d_L20_, &parc_site_f_L20_, f_lparfor_L20,
  *                        &parc_e_L20_, parc_count_s(...), 0);
  *
- * and the body function loops over the chunk's iterations, polling on each. */
+ * and the body function loops over the chunk's iterations, polling before
+ * each, or once per block of 4096 when the body is brief (Polls.cpp). */
 void parc_spawn_lparfor(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
                         uint64_t niter, int mapped);
 
