@@ -243,7 +243,7 @@ int parc_victim(parc_drt *d) {
   return hit;
 }
 
-/* Wake every blocked victim (step 5).  See "Delivery" above. */
+/* Wake every blocked victim (step 6).  See "Delivery" above. */
 static void deliver(void) {
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *q = &parc_rt.procs[k];
