@@ -455,7 +455,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
         Clash |= Conflict(ND, false);
       }
     };
-    unsigned B = S.offset(DS->getBeginLoc()), E = S.offset(DS->getEndLoc()) + 1;
+    unsigned B = S.offset(DS->getBeginLoc()), E = S.endOffset(DS->getEndLoc());
     unsigned Line = S.lineOf(B);
     replayMacros(B, Out);
     if (OnlyTypes) {
@@ -493,7 +493,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     std::string Kw = TD->getKindName().str();
     unsigned TB = S.offset(TD->getBeginLoc());
     unsigned LB = S.offset(TD->getBraceRange().getBegin());
-    unsigned RB = S.offset(TD->getBraceRange().getEnd()) + 1;
+    unsigned RB = S.endOffset(TD->getBraceRange().getEnd());
     std::string Body = S.Edits.render(LB, RB);
     unsigned NL = std::count(Body.begin(), Body.end(), '\n');
     Out += S.lineDirective(S.lineOf(LB)) + Kw + " " + Name + " " + Body + ";\n";

@@ -201,9 +201,31 @@ protected:
     return std::make_unique<ParccConsumer>(CI, St);
   }
   bool BeginSourceFileAction(CompilerInstance &CI) override {
-    CI.getPreprocessor().addPPCallbacks(
+    Preprocessor &PP = CI.getPreprocessor();
+    PP.addPPCallbacks(
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
+    watchColonColon(PP);
     return true;
+  }
+
+  /// The token pass rejects a `::` written in the file; one that a macro or
+  /// a header writes reaches the parser, and Clang 19's C parser loops
+  /// forever on some (`(::x)`, llvm/llvm-project#195367).  Such a token is
+  /// reported where the macro wrote it, turned into a ':' so that the
+  /// parser cannot loop on it, and the rest of the parse is silenced: its
+  /// diagnostics would be about a token the user did not write.
+  static void watchColonColon(Preprocessor &PP) {
+    PP.setTokenWatcher([&PP, Check = ColonColonCheck()](const Token &CT) mutable {
+      if (!Check.misplaced(CT.getKind()))
+        return;
+      Token &T = const_cast<Token &>(CT); // Preprocessor::Lex's own result
+      DiagnosticsEngine &D = PP.getDiagnostics();
+      if (!D.getSuppressAllDiagnostics())
+        D.Report(T.getLocation(),
+                 D.getCustomDiagID(DiagnosticsEngine::Error, "'::' is not allowed here in C"));
+      D.setSuppressAllDiagnostics(true);
+      T.setKind(tok::colon);
+    });
   }
 
 private:

@@ -58,7 +58,7 @@ std::string Outliner::render(const Stmt *St) const {
 
 std::string Outliner::activityText(const Activity &A) const {
   unsigned B = S.offset(A.Body->getLBracLoc());
-  unsigned E = S.offset(A.Body->getRBracLoc()) + 1;
+  unsigned E = S.endOffset(A.Body->getRBracLoc());
   return S.lineDirective(S.lineOf(B)) + S.Edits.render(B, E) + "\n";
 }
 
@@ -136,7 +136,7 @@ bool Outliner::lowerFunction(FunctionModel &F) {
     Block += Defs;
 
     unsigned B = S.offset(C->Block->getLBracLoc());
-    unsigned E = S.offset(C->Block->getRBracLoc()) + 1;
+    unsigned E = S.endOffset(C->Block->getRBracLoc());
     // Keep the construct's lines: what follows epar stays on its line.
     unsigned Lines = S.lineOf(E) - S.lineOf(B);
     unsigned Have = std::count(Spawn.begin(), Spawn.end(), '\n');
@@ -175,7 +175,10 @@ bool Outliner::run(std::string &Out) {
   if (S.Opts.UndefFaa)
     Out += "#undef faa\n";
   Out += S.lineDirective(1);
-  Out += S.Edits.render(0, S.TP.Text.size());
+  // A byte-order mark is only skipped at the start of a file: the text
+  // goes after the prologue, so it must not keep the user's mark.
+  unsigned Start = StringRef(S.TP.Text).starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  Out += S.Edits.render(Start, S.TP.Text.size());
   if (Out.empty() || Out.back() != '\n')
     Out += '\n';
   return true;

@@ -495,14 +495,14 @@ static bool pollEmptyFor(Session &S, const ForStmt *F, bool Insert) {
     return false;
   int Depth = 0;
   for (const Session::RawToken &T :
-       S.lexRange(S.offset(F->getLParenLoc()) + 1, S.offset(F->getRParenLoc()))) {
+       S.lexRange(S.endOffset(F->getLParenLoc()), S.offset(F->getRParenLoc()))) {
     if (T.Kind == tok::l_paren || T.Kind == tok::l_brace || T.Kind == tok::l_square)
       ++Depth;
     else if (T.Kind == tok::r_paren || T.Kind == tok::r_brace || T.Kind == tok::r_square)
       --Depth;
     else if (T.Kind == tok::semi && Depth == 0) {
       if (Insert)
-        S.Edits.insert(T.Off + 1, "(parc_poll(), 1)");
+        S.Edits.insert(T.Off + T.Len, "(parc_poll(), 1)");
       return true;
     }
   }
@@ -566,7 +566,7 @@ static bool headPolls(Session &S, Planner &P, const Stmt *L, const FunctionModel
 /// anyway (a parblock, whose epar polls; a while or for loop).
 static bool entryPollAt(Session &S, Planner &P, FunctionModel &F, const CompoundStmt *Body,
                         unsigned &At) {
-  At = S.offset(Body->getLBracLoc()) + 1;
+  At = S.endOffset(Body->getLBracLoc());
   const Stmt *First = nullptr;
   bool Skipped = false;
   for (const Stmt *St : Body->body()) {
@@ -609,7 +609,7 @@ void insertPolls(Outliner &O) {
     if (!Body || externInline(FD))
       continue;
     if (!Body->getLBracLoc().isMacroID()) {
-      unsigned Entry = S.offset(Body->getLBracLoc()) + 1;
+      unsigned Entry = S.endOffset(Body->getLBracLoc());
       if (F->NeedsRV)
         S.Edits.insert(Entry, " " +
                                   S.printType(FD->getReturnType().getUnqualifiedType(),

@@ -11,6 +11,7 @@
 
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/StringSaver.h"
 
 #include <algorithm>
 
@@ -92,6 +93,35 @@ KW classify(StringRef S) {
       .Default(KW::None);
 }
 
+/// The spelling of an identifier after translation phase 2: a line splice
+/// (backslash, optional blanks, newline) inside it is not part of the name,
+/// so `par\<newline>block` is the keyword parblock.
+StringRef cleanIdentifier(StringRef Raw, llvm::StringSaver &Saver) {
+  if (!Raw.contains('\\'))
+    return Raw;
+  std::string Out;
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    if (Raw[I] == '\\') {
+      size_t J = I + 1;
+      while (J < Raw.size() && (Raw[J] == ' ' || Raw[J] == '\t' || Raw[J] == '\f' || Raw[J] == '\v'))
+        ++J;
+      if (J < Raw.size() && Raw[J] == '\r')
+        ++J;
+      if (J < Raw.size() && Raw[J] == '\n') {
+        I = J;
+        continue;
+      }
+    }
+    Out += Raw[I];
+  }
+  return Saver.save(Out);
+}
+
+StringRef identifierOf(const Token &T, llvm::StringSaver &Saver) {
+  StringRef Raw = T.getRawIdentifier();
+  return T.needsCleaning() ? cleanIdentifier(Raw, Saver) : Raw;
+}
+
 struct RTok {
   tok::TokenKind Kind;
   unsigned Off, Len;
@@ -123,7 +153,8 @@ struct Directive {
 /// Lexes the main file raw; drops directive lines and skipped regions,
 /// which it lists in Dirs.
 std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptions &LO,
-                            ArrayRef<SkippedRange> Skipped, std::vector<Directive> &Dirs) {
+                            ArrayRef<SkippedRange> Skipped, std::vector<Directive> &Dirs,
+                            llvm::StringSaver &Saver) {
   std::vector<RTok> Out;
   llvm::MemoryBufferRef Buf = SM.getBufferOrFake(FID);
   Lexer L(FID, Buf, SM, LO);
@@ -156,7 +187,7 @@ std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptio
       DirectiveName = SinceHash++ == 0;
     }
     if (DirectiveName && T.is(tok::raw_identifier)) {
-      StringRef W = T.getRawIdentifier();
+      StringRef W = identifierOf(T, Saver);
       Directive &D = Dirs.back();
       if (W == "if" || W == "ifdef" || W == "ifndef")
         D.K = Directive::If;
@@ -174,7 +205,7 @@ std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptio
       if (!InSkipped) {
         RTok R{T.getKind(), Off, T.getLength(), {}, KW::None};
         if (T.is(tok::raw_identifier)) {
-          R.Ident = T.getRawIdentifier();
+          R.Ident = identifierOf(T, Saver);
           R.Word = classify(R.Ident);
         }
         Out.push_back(R);
@@ -233,6 +264,9 @@ private:
   /// different structures straddles a construct boundary.
   void replace(const RTok &T, std::string Text, bool Linear = false, bool Preturn = false,
                bool Structural = true) {
+    // A token with line splices spans lines: keep them.
+    StringRef Spelled = SM.getBufferData(FID).substr(T.Off, T.Len);
+    Text.append(Spelled.count('\n'), '\n');
     Repls.push_back({T.Off, T.Len, std::move(Text), T.Off, Linear, Preturn});
     Structure += Structural;
   }
@@ -270,6 +304,7 @@ private:
   bool isKeyword(StringRef S) {
     return Idents.get(S).getTokenID() != tok::identifier;
   }
+  bool checkColonColon();
   bool stmtBoundaryBefore(size_t I) const;
   bool endHeaderPart(Frame &F, size_t I);
   bool step(size_t &I);
@@ -281,6 +316,8 @@ private:
   DiagnosticsEngine &Diags;
   IdentifierTable Idents;
 
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver{Alloc};
   std::vector<RTok> Toks;
   std::vector<Directive> Dirs;
   /// Structure before each token (see replace()).
@@ -292,6 +329,18 @@ private:
   std::vector<unsigned> QCount{0};
   std::vector<Repl> Repls;
 };
+
+/// A misplaced `::` (see ColonColonCheck) is rejected here, before Clang
+/// parses.  A `::` written by a macro is caught as Clang lexes (Frontend.cpp).
+bool TokenPass::checkColonColon() {
+  ColonColonCheck Check;
+  for (const RTok &T : Toks) {
+    tok::TokenKind K = T.Kind == tok::raw_identifier ? Idents.get(T.Ident).getTokenID() : T.Kind;
+    if (Check.misplaced(K))
+      return error(T.Off, "'::' is not allowed here in C");
+  }
+  return true;
+}
 
 bool TokenPass::stmtBoundaryBefore(size_t I) const {
   if (I == 0)
@@ -334,7 +383,7 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
     const char *Mark = F.Kind == CK::Parfor ? " parc_mark_parfor();"
                        : F.Mapped           ? " parc_mark_lparfor(1);"
                                             : " parc_mark_lparfor(0);";
-    insert(Semi.Off + 1, (Mark + (" parc_mark_bounds(0, &" + Var.Ident + ", (")).str(),
+    insert(Semi.Off + Semi.Len, (Mark + (" parc_mark_bounds(0, &" + Var.Ident + ", (")).str(),
            Var.Off);
     break;
   }
@@ -446,7 +495,7 @@ bool TokenPass::step(size_t &I) {
     if (!Frames.empty()) {
       Frame &F = Frames.back();
       if (F.Kind == CK::Parblock && F.Pb == PB::InSection && Brackets.size() == F.Depth) {
-        insert(T.Off + 1, " while (parc_mark_act());", T.Off);
+        insert(T.Off + T.Len, " while (parc_mark_act());", T.Off);
         F.Pb = PB::AfterSection;
       }
     }
@@ -584,7 +633,11 @@ void TokenPass::flattenStraddlingConditionals() {
 
 TokenPassResult TokenPass::run() {
   TokenPassResult R;
-  Toks = lexActive(SM, FID, LO, Skipped, Dirs);
+  Toks = lexActive(SM, FID, LO, Skipped, Dirs, Saver);
+  if (!checkColonColon()) {
+    R.Ok = false;
+    return R;
+  }
   HeadClose.assign(Toks.size(), 0);
   TernaryColon.assign(Toks.size(), 0);
   StructureAt.assign(Toks.size() + 1, 0);
@@ -662,11 +715,48 @@ TokenPassResult runTokenPass(const SourceManager &SM, FileID FID, const LangOpti
   return TokenPass(SM, FID, LangOpts, Skipped, Diags).run();
 }
 
+bool ColonColonCheck::misplaced(tok::TokenKind K) {
+  bool WasLSquare = PrevLSquare, WasAsm = AsmPending;
+  PrevLSquare = K == tok::l_square;
+  AsmPending = K == tok::kw_asm ||
+               (AsmPending && (K == tok::kw_volatile || K == tok::kw_inline || K == tok::kw_goto));
+  switch (K) {
+  case tok::l_square: {
+    // The second '[' of `[[` opens an attribute: both brackets allow `::`.
+    bool Attr = WasLSquare && !Open.empty() && !Open.back();
+    if (Attr) {
+      Open.back() = 1;
+      ++Allowed;
+    }
+    Open.push_back(Attr);
+    Allowed += Attr;
+    return false;
+  }
+  case tok::l_paren:
+    Open.push_back(WasAsm);
+    Allowed += WasAsm;
+    return false;
+  case tok::r_square:
+  case tok::r_paren:
+    if (!Open.empty()) {
+      Allowed -= Open.back();
+      Open.pop_back();
+    }
+    return false;
+  case tok::coloncolon:
+    return Allowed == 0;
+  default:
+    return false;
+  }
+}
+
 SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
   SourceScan R;
   Lexer L(SourceLocation::getFromRawEncoding(1), LangOpts, Text.begin(), Text.begin(),
           Text.end());
   Token T;
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver(Alloc);
   bool AfterHash = false, InDirective = false;
   int Depth = 0;
   for (bool Done = false; !Done;) {
@@ -676,7 +766,7 @@ SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
     if (T.isAtStartOfLine())
       InDirective = false;
     if (T.is(tok::raw_identifier)) {
-      StringRef S = T.getRawIdentifier();
+      StringRef S = identifierOf(T, Saver);
       if (AfterHash && (S == "if" || S == "ifdef" || S == "ifndef"))
         R.HasConditional = true;
       else if (!InDirective) {

@@ -85,6 +85,21 @@ TokenPassResult runTokenPass(const clang::SourceManager &SM, clang::FileID FID,
                              llvm::ArrayRef<SkippedRange> Skipped,
                              clang::DiagnosticsEngine &Diags);
 
+/// C has a `::` token only inside `[[...]]` attributes and in the operand
+/// lists of an asm statement (`asm("" ::: "memory")`); anywhere else it is
+/// an error, and Clang 19's C parser loops forever on some (`(::x)`).  Fed
+/// the kinds of a token stream (identifiers as their keyword kinds), it
+/// tells which `::` are misplaced.
+class ColonColonCheck {
+public:
+  bool misplaced(clang::tok::TokenKind K);
+
+private:
+  std::vector<char> Open; // per open '[' or '(': `::` allowed inside
+  unsigned Allowed = 0;
+  bool PrevLSquare = false, AsmPending = false;
+};
+
 /// What a cheap raw scan of the main file tells before parsing.
 struct SourceScan {
   /// A PARC keyword and a conditional directive: the preprocessor must find
