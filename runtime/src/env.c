@@ -69,8 +69,10 @@ void parc_env_parse(void) {
       bad("PARC_NPROCS", v, "expected a number of processors");
     if (v[0] == '-')
       bad("PARC_NPROCS", v, "must be positive");
+    errno = 0;
     if (!parse_u64(v, &n, &end))
-      bad("PARC_NPROCS", v, "not a number");
+      bad("PARC_NPROCS", v,
+          errno == ERANGE ? "at most 1024 processors are supported" : "not a number");
     if (*end)
       bad("PARC_NPROCS", v, "trailing characters after the number");
     if (n == 0)

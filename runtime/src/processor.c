@@ -259,7 +259,9 @@ void parc_procs_start(void) {
     int e = pthread_create(&p->thread, &a, worker_main, p);
     pthread_attr_destroy(&a);
     if (e != 0)
-      parc_fatal(1, "cannot create processor %d's thread: %s", k, strerror(e));
+      parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): %s; "
+                 "a smaller PARC_NPROCS, or a larger address-space or thread limit, may help",
+                 k, parc_rt.P, strerror(e));
   }
 }
 

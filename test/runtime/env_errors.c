@@ -6,6 +6,7 @@
 // RUN: env PARC_NPROCS=abc %not %t 2>&1 | %FileCheck %s --check-prefix=NAN
 // RUN: env PARC_NPROCS=4x %not %t 2>&1 | %FileCheck %s --check-prefix=JUNK
 // RUN: env PARC_NPROCS=1025 %not %t 2>&1 | %FileCheck %s --check-prefix=BIG
+// RUN: env PARC_NPROCS=99999999999999999999999 %not %t 2>&1 | %FileCheck %s --check-prefix=HUGE
 // RUN: env PARC_NPROCS= %not %t 2>&1 | %FileCheck %s --check-prefix=EMPTY
 // RUN: env PARC_NPROCS=1024 PARC_PIN=0 %t | %FileCheck %s --check-prefix=MAX
 // RUN: env PARC_STACK_SIZE=1k %not %t 2>&1 | %FileCheck %s --check-prefix=STACK
@@ -21,6 +22,7 @@
 // NAN: parc: error: PARC_NPROCS=abc: not a number
 // JUNK: parc: error: PARC_NPROCS=4x: trailing characters after the number
 // BIG: parc: error: PARC_NPROCS=1025: at most 1024 processors are supported
+// HUGE: parc: error: PARC_NPROCS=99999999999999999999999: at most 1024 processors are supported
 // EMPTY: parc: error: PARC_NPROCS=: expected a number of processors
 // MAX: main ran P=1024 sum=4950
 // STACK: parc: error: PARC_STACK_SIZE=1k: at least 16K
