@@ -116,7 +116,8 @@ typedef void (*parc_body_fn)(parc_act *self, void *env);
 /* ---- Polling ----------------------------------------------------------------
  * Killed activities stop at their next poll point (contract, pbreak).  The
  * fast path is one relaxed load of a global that is non-zero only while some
- * kill is being carried out; everything else is in parc_poll_slow, which is
+ * kill is being carried out or an idle processor asks running ones to share
+ * their work (the top bit); everything else is in parc_poll_slow, which is
  * out of line so that emitted code never caches thread-local addresses across
  * a context switch.
  *

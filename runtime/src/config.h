@@ -41,6 +41,16 @@
 #endif
 
 /* Spin iterations of a contended spinlock before it yields the CPU. */
+/* Lazy publication (processor.c, help_request): a spinning idle processor
+ * renews its help request every PARC_HELP_SPINS rounds (a power of two), a
+ * sleeping one every PARC_HELP_SLEEP_NS. */
+#ifndef PARC_HELP_SPINS
+#define PARC_HELP_SPINS 1024
+#endif
+#ifndef PARC_HELP_SLEEP_NS
+#define PARC_HELP_SLEEP_NS 1000000
+#endif
+
 #ifndef PARC_LOCK_SPINS
 #define PARC_LOCK_SPINS 128
 #endif
@@ -89,6 +99,9 @@ _Static_assert(PARC_DEFAULT_STACK >= PARC_MIN_STACK && PARC_DEFAULT_STACK <= PAR
                "PARC_DEFAULT_STACK out of range");
 _Static_assert(PARC_SCHED_STACK >= 64u * 1024u, "the scheduler needs a real stack");
 _Static_assert(PARC_ALTSTACK >= 16384, "signal handlers need at least SIGSTKSZ");
+_Static_assert(PARC_HELP_SPINS > 0 && (PARC_HELP_SPINS & (PARC_HELP_SPINS - 1)) == 0,
+               "PARC_HELP_SPINS must be a power of two");
+_Static_assert(PARC_HELP_SLEEP_NS > 0 && PARC_HELP_SLEEP_NS < 1000000000, "PARC_HELP_SLEEP_NS out of range");
 _Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
 _Static_assert(PARC_LOCK_SPINS >= 1, "PARC_LOCK_SPINS must be positive");
 _Static_assert(PARC_ENV_BATCH_MAX >= 1 && PARC_ENV_BATCH_MAX <= 4096, "PARC_ENV_BATCH_MAX out of range");

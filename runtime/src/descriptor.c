@@ -4,14 +4,18 @@
  * Protocols (the essay at the top of processor.c gives the whole picture):
  *
  * Spawn (P > 1).  The parent claims its first share ceil(count/P) with a
- * plain store before d is published (no other thread can see d yet), then
- * pushes d on its processor's list under the list lock (that unlock is the
- * release that publishes every field of d to thieves, who scan under the
- * same lock), and runs the share inline.  Its later claims are made under
- * the same lock (parent_claim), which also unlinks d with the last share.
- * A 2-section parblock costs two atomic read-modify-writes: the lock to
- * publish and the lock to claim the second section and unlink.  P == 1: one
- * share of everything, d is never published, no atomic RMW at all.
+ * plain store before d is published (no other thread can see d yet).  While
+ * no processor is idle, d stays private (lazy publication, docs/design.md
+ * "Fine-grain fast path"): its later shares are claimed with plain loads and
+ * stores (private_claim), and the construct makes no atomic RMW.  Otherwise,
+ * or when a processor turns hungry later (at a spawn, claim or poll of the
+ * parent's context, or before it blocks: parc_publish_chain), d is pushed on
+ * its processor's list under the list lock (that unlock is the release that
+ * publishes every field of d to thieves, who scan under the same lock).
+ * Later claims of a published d are made under the same lock
+ * (parent_claim), which also unlinks d with the last share: a published
+ * 2-section parblock costs two atomic read-modify-writes.  P == 1: one share
+ * of everything, d is never published, no atomic RMW at all.
  *
  * Claim.  d->claimed is the next unclaimed index; a claim advances it by
  * n = ceil((count - c) / P) (guided self-scheduling, MAXI 5.2).  Every
@@ -79,6 +83,37 @@ static uint64_t parent_claim(parc_drt *d, uint64_t *lo) {
   return n;
 }
 
+/* Lazy publication (P > 1, see "Spawn"): keep d's unclaimed activities off
+ * the lists while no processor is looking for work.  Not for lparfor (its
+ * chunks are long by design), nor when stepping (PARC_TRACE, PARC_SCHED=random
+ * vary and record the order of every activity). */
+static inline int lazy_ok(const parc_drt *d) {
+  return !parc_hungry() && !parc_rt.step && !(d->site && d->site->kind == PARC_KIND_LPARFOR);
+}
+
+/* The parent's claim on its private descriptor d (running on context c):
+ * nobody else can see d, so a plain load and store suffice.  If a processor
+ * went hungry meanwhile, publish the chain (d included) and claim as usual. */
+static uint64_t private_claim(parc_ctx *c, parc_drt *d, uint64_t *lo) {
+  if (PARC_UNLIKELY(parc_hungry())) {
+    parc_publish_chain(c->last, c);
+    return parent_claim(d, lo);
+  }
+  uint64_t count = d->count, P = (uint64_t)parc_rt.P;
+  uint64_t cl = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
+  uint64_t rem = count - cl;
+  uint64_t n = PARC_UNLIKELY(parc_kill_active()) && parc_victim(d) ? rem
+               : rem <= P                                        ? 1
+                                                                 : rem / P + (rem % P != 0);
+  __atomic_store_n(&d->claimed, cl + n, __ATOMIC_RELAXED);
+  *lo = cl;
+  if (cl + n == count) {
+    d->priv = 0;
+    c->npriv--;
+  }
+  return n;
+}
+
 static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, uint64_t count,
                       parc_batch *parent) {
   d->fn = fn;
@@ -89,6 +124,7 @@ static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, 
   d->mapped = 0;
   d->preturned = 0;
   d->listed = 0;
+  d->priv = 0;
   d->claimed = 0;
   d->unfinished = count;
   d->lock.v = 0;
@@ -291,11 +327,18 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
     n = count;
   } else {
     uint64_t P = (uint64_t)parc_rt.P;
-    n = count / P + (count % P != 0);
+    n = count <= P ? 1 : count / P + (count % P != 0); /* no division for small constructs */
   }
   d->claimed = n;
-  if (n < count)
-    parc_push_desc(d->home, d);
+  if (n < count) {
+    if (lazy_ok(d)) {
+      d->priv = 1; /* nobody looks for work: keep the rest to ourselves */
+      c->npriv++;
+    } else {
+      parc_publish_chain(c->last, c); /* outer private ones first (oldest) */
+      parc_push_desc(d->home, d);
+    }
+  }
   do {
     b.act.next = b.act.cur = b.start = b.first = lo;
     b.act.end = lo + n;
@@ -303,7 +346,12 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
     mine += b.act.end - b.first; /* end may have been cut when an activity blocked */
     if (mine == count)
       break;
-    n = parc_rt.single ? parc_claim(d, &lo) : parent_claim(d, &lo);
+    if (parc_rt.single)
+      n = parc_claim(d, &lo);
+    else if (d->priv)
+      n = private_claim(c, d, &lo);
+    else
+      n = parent_claim(d, &lo);
   } while (n);
   c->cur_act = parent;
   if (mine != count)

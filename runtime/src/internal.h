@@ -168,6 +168,8 @@ typedef struct parc_drt {
   unsigned char mapped;       /* mapped lparfor: chunk k on processor k   */
   unsigned char preturned;    /* a preturn targeted this construct (read by parc_preturned) */
   unsigned char listed;       /* on home's descriptor list (P > 1, not mapped) */
+  unsigned char priv;         /* P > 1: unclaimed activities, not published yet
+                                 (lazy publication; owner context only) */
 
   /* Claiming: atomic, no lock (CAS). */
   uint64_t claimed;           /* next unclaimed index */
@@ -231,6 +233,7 @@ typedef struct parc_ctx {
   ucontext_t uc;
 #endif
   struct parc_batch *cur_act; /* innermost batch running on this context */
+  int npriv;                  /* descriptors of its chain with d->priv set */
   struct parc_proc *last;     /* processor it runs on / last ran on */
   int pin;                    /* processor it must stay on, or -1 */
   int is_env;                 /* an envelope (pooled), not root/scheduler */
@@ -419,6 +422,22 @@ PARC_INTERNAL void parc_park(parc_proc *p, parc_spin *unlock);
 PARC_INTERNAL void parc_wake_any(void);
 PARC_INTERNAL void parc_wake_proc(parc_proc *q);
 PARC_INTERNAL void parc_push_desc(parc_proc *p, parc_drt *d);
+PARC_INTERNAL void parc_publish_chain(parc_proc *p, parc_ctx *c);
+/* The help request: the top bit of parc_kill_pending_ (the word every
+ * parc_poll already loads; kills count in the low bits).  A hungry processor
+ * sets it; a polling owner then publishes its private descriptors
+ * (parc_help), or clears it when it has none. */
+#define PARC_HELP_BIT 0x80000000u
+PARC_INTERNAL void parc_help(parc_proc *p);
+/* Processors in idle() (looking for work): spawns publish eagerly while it is
+ * non-zero (lazy publication, descriptor.c).  Own cache line; changed only
+ * by processors entering and leaving idle(). */
+typedef struct parc_hunger {
+  _Alignas(PARC_CACHELINE) int n;
+  char pad_[PARC_CACHELINE - sizeof(int)];
+} parc_hunger;
+PARC_INTERNAL extern parc_hunger parc_hunger_;
+static inline int parc_hungry(void) { return __atomic_load_n(&parc_hunger_.n, __ATOMIC_RELAXED) != 0; }
 PARC_INTERNAL void parc_unlink_desc(parc_drt *d, int locked);
 PARC_INTERNAL void parc_detach_chain(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_post_mapped(parc_drt *d, int except);
@@ -473,7 +492,7 @@ PARC_INTERNAL void parc_sem_cancel_locked(void *sem, parc_ctx *c);
 /* ---- kill.c ---- */
 PARC_INTERNAL int parc_victim(parc_drt *d);
 static inline int parc_kill_active(void) {
-  return __atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) != 0;
+  return (__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) & ~PARC_HELP_BIT) != 0;
 }
 PARC_INTERNAL void parc_kill_done(parc_drt *d);
 PARC_INTERNAL _Noreturn void parc_unwind(parc_batch *b);

@@ -344,7 +344,12 @@ _Noreturn void parc_unwind(parc_batch *b) {
 
 void parc_poll_slow(void) {
   parc_proc *p = parc_self();
-  if (!p || !parc_kill_active())
+  if (!p)
+    return;
+  /* relaxed: a request or kill seen late is one poll later (see parc_help). */
+  if (PARC_UNLIKELY(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) & PARC_HELP_BIT))
+    parc_help(p);
+  if (!parc_kill_active())
     return;
   parc_batch *b = p->cur->cur_act;
   if (b && parc_victim(b->d))

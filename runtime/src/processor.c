@@ -32,7 +32,12 @@
  * WorkCrews and PACLIB's virtual tasks).  At P = 1 the parent claims all at
  * once, the descriptor is never listed, and the construct costs a few stores,
  * a setjmp and the body call: no lock, no atomic RMW, no allocation.  At
- * P > 1 a 2-section parblock costs two atomic RMWs (descriptor.c, Spawn).
+ * P > 1 the same holds while no processor is idle: the descriptor stays
+ * private to its parent's context and is listed only when a processor turns
+ * hungry (it is then seen at the parent's next spawn, claim or poll point:
+ * the help request rides on the word parc_poll loads) or before the parent
+ * blocks (parc_publish_chain; docs/design.md "Fine-grain fast path").  A
+ * listed 2-section parblock costs two atomic RMWs (descriptor.c, Spawn).
  *
  * The parent runs ONLY its own descriptor's activities inline.  Running
  * unrelated work on a waiting parent's stack (Cilk-style "leapfrogging" done
@@ -144,6 +149,8 @@ parc_proc *parc_self(void) { return parc_tls_proc; }
 #endif
 
 static parc_ctx root_ctx; /* main(), on the main thread's native stack */
+
+parc_hunger parc_hunger_;
 
 parc_ctx *parc_root_ctx(void) { return &root_ctx; }
 
@@ -357,6 +364,28 @@ static int steal_ready_possible(parc_proc *p) {
   return 0;
 }
 
+/* Ask running owners to publish their private descriptors at their next
+ * poll (parc_help).  relaxed: the bit carries no data; the work itself is
+ * published under a list lock.  Set by hungry processors when they enter
+ * idle(), every PARC_HELP_SPINS rounds of spinning, and every
+ * PARC_HELP_SLEEP_NS while asleep, because an owner with nothing private
+ * clears it and another owner may not have seen it yet. */
+static void help_request(void) {
+  if (!(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) & PARC_HELP_BIT))
+    __atomic_fetch_or(&parc_kill_pending_, PARC_HELP_BIT, __ATOMIC_RELAXED);
+}
+
+/* A poll saw the help request: publish the running context's private
+ * descriptors, or withdraw the request if there are none (so that the polls
+ * of a busy processor with nothing to share take the fast path again). */
+void parc_help(parc_proc *p) {
+  parc_ctx *c = p->cur;
+  if (c && c->npriv)
+    parc_publish_chain(p, c);
+  else
+    __atomic_fetch_and(&parc_kill_pending_, ~PARC_HELP_BIT, __ATOMIC_RELAXED);
+}
+
 /* Deadlock.  A processor that found nothing in its locked re-check and is
  * still announced as sleeping marks itself `asleep` under its idle mutex and
  * counts itself in nasleep before it waits; a waker clears both under the
@@ -370,9 +399,7 @@ static int steal_ready_possible(parc_proc *p) {
  * processor is counted without having to wake.  The only thing that can
  * still wake the program is a thread libparc did not create (or a signal
  * handler) calling parc_V: such programs are outside the model. */
-static void idle(parc_proc *p) {
-  if (parc_rt.single)
-    parc_deadlock();
+static void idle_wait(parc_proc *p) {
   uint64_t t0 = now_ns();
   for (unsigned i = 1;; i++) {
     if (work_visible(p))
@@ -382,6 +409,8 @@ static void idle(parc_proc *p) {
     if ((i & 15) == 0 && steal_ready_possible(p))
       return;
     cpu_relax();
+    if ((i & (PARC_HELP_SPINS - 1)) == 0)
+      help_request();
     if ((i & 63) == 0 && now_ns() - t0 > PARC_SPIN_NS)
       break;
   }
@@ -400,8 +429,17 @@ static void idle(parc_proc *p) {
         parc_deadlock();
       }
     }
-    while (p->sleeping)
-      pthread_cond_wait(&p->idle_cv, &p->idle_mu);
+    while (p->sleeping) {
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      ts.tv_nsec += PARC_HELP_SLEEP_NS;
+      if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+      }
+      if (pthread_cond_timedwait(&p->idle_cv, &p->idle_mu, &ts) == ETIMEDOUT)
+        help_request(); /* still hungry: renew the request, sleep on */
+    }
     pthread_mutex_unlock(&p->idle_mu);
     return;
   }
@@ -411,6 +449,17 @@ static void idle(parc_proc *p) {
     __atomic_fetch_sub(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
   }
   pthread_mutex_unlock(&p->idle_mu);
+}
+
+/* While p looks for work it counts as hungry: spawning owners then publish
+ * their private descriptors (lazy publication, descriptor.c). */
+static void idle(parc_proc *p) {
+  if (parc_rt.single)
+    parc_deadlock();
+  __atomic_fetch_add(&parc_hunger_.n, 1, __ATOMIC_RELAXED);
+  help_request();
+  idle_wait(p);
+  __atomic_fetch_sub(&parc_hunger_.n, 1, __ATOMIC_RELAXED);
 }
 
 /* ---- Ready lists ------------------------------------------------------------ */
@@ -626,6 +675,40 @@ void parc_push_desc(parc_proc *p, parc_drt *d) {
   parc_wake_any();
 }
 
+/* Publish every private descriptor of c's batch chain (c runs on p, P > 1):
+ * when a processor is hungry, and before c blocks (its unclaimed activities
+ * must not wait for it).  They are the oldest work of p, so they go to the
+ * tail of p's list, the outermost last: thieves take from the tail (breadth
+ * first, MAXI 4.1).  Each descriptor is published at most once, and the walk
+ * stops at the outermost private one, so the walks cost O(1) per spawn
+ * amortized. */
+void parc_publish_chain(parc_proc *p, parc_ctx *c) {
+  int left = c->npriv;
+  if (!left)
+    return;
+  parc_spin_lock(&p->lock);
+  for (parc_batch *b = c->cur_act; b && left; b = b->outer) {
+    parc_drt *d = b->d;
+    if (!b->is_parent || !d->priv)
+      continue;
+    d->priv = 0;
+    left--;
+    d->home = p; /* c has not moved since the spawn: private => never parked */
+    d->lnext = NULL;
+    d->lprev = p->dtail;
+    if (p->dtail)
+      p->dtail->lnext = d;
+    else
+      p->dhead = d;
+    p->dtail = d;
+    d->listed = 1;
+    work_add(p, 1);
+  }
+  parc_spin_unlock(&p->lock);
+  c->npriv = 0;
+  parc_wake_any();
+}
+
 /* Unlink d from its home list.  locked: the caller holds d->home->lock. */
 void parc_unlink_desc(parc_drt *d, int locked) {
   parc_proc *h = d->home;
@@ -707,6 +790,7 @@ static void rep_unlink_locked(parc_proc *p, parc_rep *r) {
  * Called without any lock held (parc_finish may take descriptor locks). */
 void parc_detach_chain(parc_proc *p, parc_ctx *c) {
   int pushed = 0;
+  parc_publish_chain(p, c); /* P > 1 only: private descriptors exist only there */
   for (parc_batch *b = c->cur_act; b; b = b->outer) {
     parc_account_prefix(b);
     /* A stepping batch's real end is step_end (sched.c). */
@@ -796,11 +880,14 @@ static int steal(parc_proc *p, parc_job *job) {
     for (parc_drt *d = q->dtail; d; d = d->lprev) {
       uint64_t lo, n = parc_claim(d, &lo);
       if (n) {
-        if (lo + n == d->count)
+        int more = lo + n != d->count;
+        if (!more)
           parc_unlink_desc(d, 1);
         parc_spin_unlock(&q->lock);
         *job = (parc_job){d, lo, lo + n, -1};
         PARC_STAT_ADD(p, steals, 1);
+        if (more) /* a push wakes one sleeper; each thief wakes the next */
+          parc_wake_any();
         return 1;
       }
     }
