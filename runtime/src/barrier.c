@@ -78,13 +78,16 @@ void parc_sync(parc_act *self) {
   /* seq_cst store, then parc_bar_check_locked's seq_cst load of unfinished:
    * the Dekker pair with the parent's lock-free termination (descriptor.c). */
   __atomic_store_n(&d->bar_used, 1, __ATOMIC_SEQ_CST);
-  d->arrived[d->bar_gen & 1]++;
+  uint64_t gen = d->bar_gen;
+  d->arrived[gen & 1]++;
   parc_bar_check_locked(d, &wake);
-  if (wake) {
-    /* We were the last arrival; we are not in the list (we never queued). */
+  if (d->bar_gen != gen) {
+    /* We were the last arrival; we are not in the list (we never queued).
+     * The list may be empty: every sibling but us has terminated. */
     if (!single)
       parc_spin_unlock(&d->lock);
-    parc_ready_list(wake);
+    if (wake)
+      parc_ready_list(wake);
     parc_poll();
     return;
   }
