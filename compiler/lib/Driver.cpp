@@ -303,9 +303,16 @@ struct Paths {
 Paths findRuntime(const char *Argv0) {
   std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&findRuntime);
   SmallString<256> Dir(sys::path::parent_path(Exe));
-  SmallString<256> Inc(Dir), Lib(Dir);
-  sys::path::append(Inc, PARCC_INSTALL_REL_INCLUDE_DIR);
-  sys::path::append(Lib, PARCC_INSTALL_REL_LIB_DIR);
+  auto Under = [&](StringRef Rel) {
+    SmallString<256> P(Rel);
+    if (!sys::path::is_absolute(Rel)) {
+      P = Dir;
+      sys::path::append(P, Rel);
+    }
+    return P;
+  };
+  SmallString<256> Inc = Under(PARCC_INSTALL_REL_INCLUDE_DIR);
+  SmallString<256> Lib = Under(PARCC_INSTALL_REL_LIB_DIR);
   SmallString<256> Abi(Inc);
   sys::path::append(Abi, "parc_abi.h");
   if (!Dir.empty() && sys::fs::exists(Abi)) {
