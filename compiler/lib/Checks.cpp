@@ -222,10 +222,66 @@ void checkPrototypes(Session &S) {
   }
 }
 
+/// The names that parc_abi.h declares or defines.  The emitted C includes
+/// it at the top of every file, so a user's declaration of one of them
+/// (even plain C that never uses PARC) would clash there, inside generated
+/// code; it is reported at the user's declaration instead.  Keep in step
+/// with runtime/include/parc_abi.h and docs/reference.md ("Reserved names").
+const char *const AbiNames[] = {
+    "PARC_PARC_ABI_H", "PARC_ABI_VERSION", "parc_kind", "PARC_KIND_PARBLOCK",
+    "PARC_KIND_PARFOR", "PARC_KIND_LPARFOR", "PARC_KIND_MAPPED_LPARFOR", "PARC_KIND_ROOT",
+    "parc_site", "PARC_SITE_INIT", "PARC_DESC_BYTES", "parc_desc", "parc_act", "parc_body_fn",
+    "parc_kill_pending_", "parc_poll_slow", "parc_poll", "parc_next", "parc_spawn",
+    "parc_spawn_lparfor", "parc_chunk_lo", "parc_error_step0", "parc_error_count",
+    "parc_count_s", "parc_count_u", "parc_iter", "parc_sync", "parc_pbreak",
+    "parc_preturn_claim", "parc_preturn", "parc_preturned"};
+
+bool isAbiName(StringRef N) {
+  for (const char *A : AbiNames)
+    if (N == A)
+      return true;
+  return false;
+}
+
+void reportAbiName(Session &S, SourceLocation L, StringRef Name) {
+  S.error(L, "'%0' is a name of parc_abi.h, which the C that parcc emits includes") << Name;
+  S.note(L, "parc_abi.h reserves the names of its entries in every file parcc compiles; "
+            "rename this one");
+}
+
+class AbiNameFinder : public RecursiveASTVisitor<AbiNameFinder> {
+public:
+  explicit AbiNameFinder(Session &S) : S(S) {}
+  bool VisitNamedDecl(NamedDecl *D) {
+    // Members and labels have name spaces of their own.
+    if (isa<FieldDecl>(D) || isa<LabelDecl>(D) || !D->getIdentifier() ||
+        !S.inMainFile(D->getLocation()) || !isAbiName(D->getName()))
+      return true;
+    reportAbiName(S, D->getLocation(), D->getName());
+    return true;
+  }
+  Session &S;
+};
+
+void checkAbiNames(Session &S) {
+  AbiNameFinder(S).TraverseDecl(S.Ctx.getTranslationUnitDecl());
+  // #define and #undef lines of the main file: `# define NAME`.
+  SourceLocation Start = S.SM.getLocForStartOfFile(S.SM.getMainFileID());
+  for (const auto &L : S.MacroLines) {
+    std::vector<Session::RawToken> T = S.lexRange(L.first, L.second);
+    if (T.size() < 3 || T[2].Kind != tok::raw_identifier)
+      continue;
+    StringRef Name = StringRef(S.TP.Text).substr(T[2].Off, T[2].Len);
+    if (isAbiName(Name))
+      reportAbiName(S, Start.getLocWithOffset(T[2].Off), Name);
+  }
+}
+
 } // namespace
 
 bool runChecks(Session &S) {
   unsigned Before = S.Diags.getClient()->getNumErrors();
+  checkAbiNames(S);
   checkConstructs(S);
   checkMarks(S);
   checkJumps(S);
