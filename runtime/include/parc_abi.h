@@ -14,13 +14,27 @@
  * (parc_act) and loops over the activity indices the runtime handed it:
  *
  *     static void f_parfor_L12(parc_act *parc_self_, void *parc_envp_) {
- *       struct parc_env_f_L12 *parc_env_ = parc_envp_;
+ *       struct parc_env_f_L12 *parc_env_ = (struct parc_env_f_L12 *)parc_envp_;
+ *       int *const parc_p_x_ = parc_env_->x; (void)parc_p_x_;
+ *       const int *const parc_p_k_ = parc_env_->k; (void)parc_p_k_;
+ *       (void)parc_env_;
+ *       (void)parc_self_;
+ *       const unsigned long long parc_from_ = parc_env_->parc_from_;
+ *       const unsigned long long parc_step_ = parc_env_->parc_step_;
  *       uint64_t parc_k_;
  *       while (parc_next(parc_self_, &parc_k_)) {
- *         int i = (int)parc_iter(parc_env_->from, parc_env_->step, parc_k_);
- *         { ...user body, shared variables as (*parc_env_->x)... }
+ *         int i = (int)parc_iter(parc_from_, parc_step_, parc_k_);
+ *         (void)i;
+ *         { ...user body, shared variables as (*parc_p_x_)... }
  *       }
  *     }
+ *
+ * The environment (struct parc_env_f_L12) holds a pointer to each variable
+ * of the parent that the body uses (a const one as a pointer to const) and,
+ * for a parfor or lparfor, the converted FROM and STEP.  A STEP that is the
+ * constant 1 is not loaded: the index is parc_iter(parc_from_, 1ULL,
+ * parc_k_).  A parblock has one function per section (f_parblock_L12_s0,
+ * ...) with the same prologue, and its body function switches on parc_k_.
  *
  * Looping inside the body function makes a tiny activity cost a loop
  * iteration plus one poll, not an indirect call.  When an activity blocks
@@ -121,13 +135,20 @@ typedef void (*parc_body_fn)(parc_act *self, void *env);
  * out of line so that emitted code never caches thread-local addresses across
  * a context switch.
  *
- * Emitted: at the entry of every function defined in a PARC source file
+ * Emitted (compiler/lib/Polls.cpp has the rules) in a function defined in a
+ * file that uses PARC, where the function is not brief, before its first
+ * statement that is not brief (none when that statement polls first thing:
+ * a loop that polls, a parblock):
  *     parc_poll();
- * and in the condition of every loop there (the back-edge),
+ * or, when that statement is a parfor or lparfor with brief bounds, in its
+ * spawn code right before the spawn call (`parc_poll(); parc_spawn(...)`);
+ * and in the condition of every loop (the back-edge),
  *     while ((parc_poll(), cond)) ...     for (init; (parc_poll(), cond); inc)
- * and, for loops without a condition, as the first statement of the body.
- * Construct entry and exit (epar) and the blocking operations poll inside the
- * runtime.                                                                  */
+ * a loop without a condition getting `for (init; (parc_poll(), 1); inc)`.
+ * Brief code (bounded straight-line code: no call but to brief or const
+ * functions, no volatile or atomic access) and counted for loops with a
+ * brief body get none.  Construct exit (epar) and the blocking operations
+ * poll inside the runtime, and parc_next polls before each activity.        */
 extern unsigned parc_kill_pending_;
 void parc_poll_slow(void);
 
@@ -148,16 +169,23 @@ static __inline__ int parc_next(parc_act *self, uint64_t *k) {
 
 /* ---- Spawning ---------------------------------------------------------------
  * parblock with n sections, and parfor with `count` activities.  Returns once
- * every activity has terminated or been killed.  Emitted in place of the
- * construct, inside a block of its own:
+ * every activity has terminated or been killed.  With count == 0 it returns
+ * at once, without a poll.  Emitted in place of the construct, on one line,
+ * as a block of its own:
  *
- *     { struct parc_env_f_L12 parc_e_L12_ = { &x, &a, from, step };
+ *     { long long parc_f_L12_ = (long long)(int)(FROM),
+ *                 parc_t_L12_ = (long long)(int)(TO),
+ *                 parc_s_L12_ = (long long)(int)(STEP);
+ *       uint64_t parc_n_L12_ = parc_count_s(parc_f_L12_, parc_t_L12_, parc_s_L12_,
+ *                                           &parc_site_f_L12_);
+ *       struct parc_env_f_L12 parc_e_L12_ = { &x, &k, (unsigned long long)parc_f_L12_,
+ *                                             (unsigned long long)parc_s_L12_ };
  *       parc_desc parc_d_L12_;
  *       parc_spawn(&parc_d_L12_, &parc_site_f_L12_, f_parfor_L12, &parc_e_L12_,
- *                  parc_count_s(from, to, step, &parc_site_f_L12_)); }
+ *                  parc_n_L12_); }
  *
- * For a parblock, count is the number of sections and the body function
- * switches on the index.                                                    */
+ * For a parblock, count is the number of sections (a constant) and the
+ * environment holds only the shared variables' addresses.                   */
 void parc_spawn(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
                 uint64_t count);
 
@@ -167,10 +195,25 @@ void parc_spawn(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
  * With mapped != 0, chunk k runs on processor k every time.  Emitted as
  *
  *     parc_spawn_lparfor(&parc_d_L20_, &parc_site_f_L20_, f_lparfor_L20,
- *                        &parc_e_L20_, parc_count_s(...), 0);
+ *                        &parc_e_L20_, parc_n_L20_, 0);
  *
- * and the body function loops over the chunk's iterations, polling before
- * each, or once per block of 4096 when the body is brief (Polls.cpp). */
+ * (the environment also holds parc_niter_ = parc_n_L20_; niter == 0 returns
+ * at once, without a poll).  The body function runs the chunk's iterations:
+ *
+ *     while (parc_next(parc_self_, &parc_k_)) {
+ *       parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);
+ *       parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);
+ *       for (; parc_j_ < parc_hi_; parc_j_++) {
+ *         int j = (int)parc_iter(parc_from_, 1ULL, parc_j_);
+ *         (void)j;
+ *         parc_poll();
+ *         { ...user body... }
+ *       }
+ *     }
+ *
+ * polling before each iteration; when the body is brief, the iterations run
+ * in blocks of at most 4096 with one parc_poll() after each block but the
+ * last (parc_stop_ = parc_hi_ - parc_j_ > 4096 ? parc_j_ + 4096 : parc_hi_). */
 void parc_spawn_lparfor(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
                         uint64_t niter, int mapped);
 
@@ -184,13 +227,17 @@ static __inline__ uint64_t parc_chunk_lo(uint64_t niter, uint64_t nchunks, uint6
  * index TYPE (contract, parfor); parcc then widens them to long long (signed
  * TYPE) or unsigned long long (unsigned TYPE) and emits
  *
- *     parc_count_s((long long)(T)(FROM), (long long)(T)(TO), (long long)(T)(STEP), &site)
+ *     parc_count_s(parc_f_L12_, parc_t_L12_, parc_s_L12_, &parc_site_f_L12_)
  *
- * which returns the number of values, never wrapping past TO.  STEP == 0 stops
- * the program with a message naming the construct.  Activity k's index is
+ * on locals initialised to (long long)(T)(FROM), (long long)(T)(TO) and
+ * (long long)(T)(STEP) (parc_count_u and unsigned long long for an unsigned
+ * T), which returns the number of values, never wrapping past TO.  STEP == 0
+ * stops the program with a message naming the construct.  Activity k's
+ * index is
  *
- *     T i = (T)parc_iter(from, step, k);
+ *     T i = (T)parc_iter(parc_from_, parc_step_, parc_k_);
  *
+ * (parc_iter(parc_from_, 1ULL, parc_k_) when STEP is the constant 1),
  * computed modulo 2^64, which is exact because the value lies between FROM
  * and TO.                                                                   */
 _Noreturn void parc_error_step0(const parc_site *site);
