@@ -22,8 +22,6 @@
 //
 // Environment:
 //   PARCC_FUZZ_INCLUDE   colon-separated -I directories (the seeds' headers)
-//   PARCC_FUZZ_KNOWN     0: run the inputs of known, open findings too (by
-//                        default they are skipped: see knownIssue)
 //   PARCC_FUZZ_EMIT_DIR  write the C of every accepted input to DIR/<sha1>.c,
 //                        <sha1> naming the input as libFuzzer's corpus does
 //                        (tools/fuzz.sh --check-corpus compiles them)
@@ -60,7 +58,6 @@ namespace {
 parcc::FrontendOptions Opts;
 std::string InputPath;
 std::string EmitDir;
-bool SkipKnown = true;
 /// The real stderr, for the target's own reports.
 int RealErr = 2;
 /// Where fd 2 points while the front end runs.
@@ -313,15 +310,6 @@ void emitC(llvm::StringRef Input, const std::string &C) {
   fclose(F);
 }
 
-/// Inputs that hit a known, open hang, skipped so that the fuzzer spends
-/// its time elsewhere instead of finding it again at every start (the
-/// reproducers in test/fuzz are seeds).  Each names its regression test;
-/// remove the entry with the fix.
-bool knownIssue(llvm::StringRef Input) {
-  // test/fuzz/generated_name.pc: a user's name meets one parcc generates.
-  return Input.contains("parc_rv_");
-}
-
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -348,15 +336,11 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   }
   if (const char *E = getenv("PARCC_FUZZ_EMIT_DIR"))
     EmitDir = E;
-  if (const char *K = getenv("PARCC_FUZZ_KNOWN"))
-    SkipKnown = llvm::StringRef(K) != "0";
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Input(reinterpret_cast<const char *>(Data), Size);
-  if (SkipKnown && knownIssue(Input))
-    return 0;
   if (!writeInput(Data, Size)) {
     say("parcc-fuzz: cannot write " + InputPath + "\n");
     abort();

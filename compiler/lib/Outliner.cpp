@@ -17,8 +17,11 @@
 #include "parcc/Analysis.h"
 #include "parcc/Lowering.h"
 
+#include "clang/Lex/Lexer.h"
+
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace clang;
 
@@ -156,6 +159,65 @@ bool Outliner::lowerFunction(FunctionModel &F) {
   return Ok;
 }
 
+/// The user's names that look generated went through the passes as
+/// placeholders (TokenPassResult::Renamed), so every such name left in the
+/// emitted C is parcc's own: those get a suffix that no identifier of the
+/// translation unit ends with, then the placeholders become the user's
+/// names again (in a site's function name too).
+static std::string restoreUserNames(const Session &S, const std::string &C) {
+  std::map<std::string, std::string, std::less<>> Back;
+  for (const auto &R : S.TP.Renamed)
+    Back[R.first] = R.second;
+  std::set<std::string, std::less<>> Users;
+  for (const auto &R : S.TP.Renamed)
+    Users.insert(R.second);
+  auto Taken = [&](StringRef Name) {
+    return S.Ctx.Idents.find(Name) != S.Ctx.Idents.end() || Users.count(Name) ||
+           Back.count(Name);
+  };
+  std::string Sfx;
+  for (unsigned K = 0;; ++K) {
+    Sfx = "g" + std::to_string(K) + "_";
+    bool Free = true;
+    for (const std::string &U : Users)
+      Free &= !Taken(U + Sfx);
+    if (Free)
+      break;
+  }
+  std::string Out;
+  Out.reserve(C.size() + 64);
+  Lexer L(SourceLocation::getFromRawEncoding(1), S.Ctx.getLangOpts(), C.data(), C.data(),
+          C.data() + C.size());
+  Token T;
+  size_t Cur = 0;
+  for (bool Done = false; !Done;) {
+    Done = L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      break;
+    size_t Off = T.getLocation().getRawEncoding() - 1;
+    StringRef Text(C.data() + Off, T.getLength());
+    std::string New;
+    if (T.is(tok::raw_identifier)) {
+      auto It = Back.find(Text);
+      if (It != Back.end())
+        New = It->second;
+      else if (Users.count(Text))
+        New = Text.str() + Sfx;
+    } else if (T.is(tok::string_literal) && Text.size() > 2) {
+      auto It = Back.find(Text.drop_front().drop_back());
+      if (It != Back.end())
+        New = "\"" + It->second + "\"";
+    }
+    if (New.empty())
+      continue;
+    Out.append(C, Cur, Off - Cur);
+    Out += New;
+    Cur = Off + T.getLength();
+  }
+  Out.append(C, Cur, std::string::npos);
+  return Out;
+}
+
 bool Outliner::run(std::string &Out) {
   computeCaptures(S);
   nameConstructs();
@@ -181,6 +243,8 @@ bool Outliner::run(std::string &Out) {
   Out += S.Edits.render(Start, S.TP.Text.size());
   if (Out.empty() || Out.back() != '\n')
     Out += '\n';
+  if (!S.TP.Renamed.empty())
+    Out = restoreUserNames(S, Out);
   return true;
 }
 

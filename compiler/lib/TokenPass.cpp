@@ -11,9 +11,11 @@
 
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/StringSaver.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace clang;
 
@@ -154,7 +156,7 @@ struct Directive {
 /// which it lists in Dirs.
 std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptions &LO,
                             ArrayRef<SkippedRange> Skipped, std::vector<Directive> &Dirs,
-                            llvm::StringSaver &Saver) {
+                            llvm::StringSaver &Saver, std::vector<RTok> &DirIdents) {
   std::vector<RTok> Out;
   llvm::MemoryBufferRef Buf = SM.getBufferOrFake(FID);
   Lexer L(FID, Buf, SM, LO);
@@ -197,6 +199,12 @@ std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptio
         D.K = Directive::Else;
       else if (W == "endif")
         D.K = Directive::Endif;
+    }
+    if (InDirective && T.is(tok::raw_identifier)) {
+      while (SkipIdx < Skipped.size() && Skipped[SkipIdx].End <= Off)
+        ++SkipIdx;
+      if (!(SkipIdx < Skipped.size() && Skipped[SkipIdx].Begin <= Off))
+        DirIdents.push_back({T.getKind(), Off, T.getLength(), identifierOf(T, Saver), KW::None});
     }
     if (!InDirective) {
       while (SkipIdx < Skipped.size() && Skipped[SkipIdx].End <= Off)
@@ -319,6 +327,14 @@ private:
   llvm::BumpPtrAllocator Alloc;
   llvm::StringSaver Saver{Alloc};
   std::vector<RTok> Toks;
+  /// Identifiers on active directive lines (#define bodies, #if operands).
+  std::vector<RTok> DirIdents;
+  /// The user's names that look generated -> their placeholders.
+  std::map<std::string, std::string, std::less<>> Placeholders;
+  StringRef userName(StringRef Ident) const {
+    auto It = Placeholders.find(Ident);
+    return It == Placeholders.end() ? Ident : StringRef(It->second);
+  }
   std::vector<Directive> Dirs;
   /// Structure before each token (see replace()).
   std::vector<unsigned> StructureAt;
@@ -383,7 +399,8 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
     const char *Mark = F.Kind == CK::Parfor ? " parc_mark_parfor();"
                        : F.Mapped           ? " parc_mark_lparfor(1);"
                                             : " parc_mark_lparfor(0);";
-    insert(Semi.Off + Semi.Len, (Mark + (" parc_mark_bounds(0, &" + Var.Ident + ", (")).str(),
+    insert(Semi.Off + Semi.Len,
+           (Mark + (" parc_mark_bounds(0, &" + userName(Var.Ident) + ", (")).str(),
            Var.Off);
     break;
   }
@@ -633,7 +650,11 @@ void TokenPass::flattenStraddlingConditionals() {
 
 TokenPassResult TokenPass::run() {
   TokenPassResult R;
-  Toks = lexActive(SM, FID, LO, Skipped, Dirs, Saver);
+  Toks = lexActive(SM, FID, LO, Skipped, Dirs, Saver, DirIdents);
+  for (const std::vector<RTok> *V : {&Toks, &DirIdents})
+    for (const RTok &T : *V)
+      if (!T.Ident.empty() && looksGenerated(T.Ident) && !Placeholders.count(T.Ident))
+        Placeholders[T.Ident.str()] = "__parcc_u" + std::to_string(Placeholders.size());
   if (!checkColonColon()) {
     R.Ok = false;
     return R;
@@ -669,6 +690,17 @@ TokenPassResult TokenPass::run() {
   StructureAt[Toks.size()] = Structure;
   StringRef Src = SM.getBufferData(FID);
   R.UsesParc = !Repls.empty();
+  if (!Placeholders.empty()) {
+    for (const std::vector<RTok> *V : {&Toks, &DirIdents})
+      for (const RTok &T : *V)
+        if (!T.Ident.empty() && Placeholders.count(T.Ident))
+          replace(T, Placeholders.find(T.Ident)->second, /*Linear=*/true, false, false);
+    for (const auto &P : Placeholders)
+      R.Renamed.push_back({P.second, P.first});
+    // Directive identifiers come after the others: keep B1 order.
+    std::stable_sort(Repls.begin(), Repls.end(),
+                     [](const Repl &A, const Repl &B) { return A.Off < B.Off; });
+  }
   if (R.UsesParc && !Skipped.empty())
     flattenStraddlingConditionals();
   if (R.UsesParc)
@@ -713,6 +745,21 @@ TokenPassResult TokenPass::run() {
 TokenPassResult runTokenPass(const SourceManager &SM, FileID FID, const LangOptions &LangOpts,
                              ArrayRef<SkippedRange> Skipped, DiagnosticsEngine &Diags) {
   return TokenPass(SM, FID, LangOpts, Skipped, Diags).run();
+}
+
+bool looksGenerated(StringRef N) {
+  if (N.starts_with("parc_")) {
+    if (N == "parc_kill_pending_") // parc_abi.h's: Checks.cpp reports it
+      return false;
+    return N.ends_with("_") || N.starts_with("parc_env_") || N.starts_with("parc_mark_");
+  }
+  for (StringRef Kw : {"_parfor_L", "_lparfor_L", "_parblock_L"}) {
+    size_t At = N.find(Kw);
+    if (At != StringRef::npos && At + Kw.size() < N.size() &&
+        llvm::isDigit(N[At + Kw.size()]))
+      return true;
+  }
+  return false;
 }
 
 bool ColonColonCheck::misplaced(tok::TokenKind K) {

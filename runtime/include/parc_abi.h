@@ -43,8 +43,11 @@
  * loop above never holds back activities that are not blocked.
  *
  * Identifiers: everything the compiler emits is spelled parc_* (runtime
- * entries) or parc_..._ with a trailing underscore (compiler temporaries), so
- * neither collides with user code (PARC reserves the parc_ prefix).
+ * entries) or parc_..._ with a trailing underscore (compiler temporaries).
+ * A user's declaration of an entry's name below is an error at the user's
+ * line (docs/reference.md, "Reserved names"); a user's identifier that
+ * looks like a temporary is fine: parcc then renames its own
+ * (TokenPassResult::Renamed in compiler/include/parcc/TokenPass.h).
  */
 #ifndef PARC_PARC_ABI_H
 #define PARC_PARC_ABI_H

@@ -73,7 +73,18 @@ struct TokenPassResult {
   std::vector<unsigned> PreturnOffsets;
   /// B1 range of the injected marker declarations (empty when none).
   unsigned PreludeBegin = 0, PreludeEnd = 0;
+  /// The user's identifiers that look like names parcc generates
+  /// (parc_rv_, parc_env_f_L3, main_parfor_L12, ...), renamed in B1 to
+  /// placeholders that nothing else uses: (placeholder, the user's name).
+  /// restoreUserNames undoes it in the emitted C after renaming parcc's own
+  /// names that equal one of them.
+  std::vector<std::pair<std::string, std::string>> Renamed;
 };
+
+/// Whether parcc may generate the identifier Name: parc_..._ (temporaries,
+/// sites, descriptors), parc_env_..., parc_mark_..., and body functions
+/// FUNC_parfor_L12, FUNC_lparfor_L12, FUNC_parblock_L12.
+bool looksGenerated(llvm::StringRef Name);
 
 /// The marker functions, declared in front of the first token of B1.
 extern const char MarkerPrelude[];
