@@ -507,6 +507,8 @@ PARC_INTERNAL void parc_stats_killed(parc_site *site, uint64_t n);
 /* ---- numa.c ---- */
 PARC_INTERNAL void parc_pin_init(void);
 PARC_INTERNAL int parc_pin_self(int k);
+PARC_INTERNAL int parc_pin_cpu(int k);
+PARC_INTERNAL void parc_pin_attr(pthread_attr_t *a, int k);
 PARC_INTERNAL int parc_node_of_cpu(int cpu);
 
 #endif /* PARC_INTERNAL_H */

@@ -263,6 +263,8 @@ void parc_procs_start(void) {
     pthread_attr_t a;
     pthread_attr_init(&a);
     pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (parc_rt.pin)
+      parc_pin_attr(&a, k);
     int e = pthread_create(&p->thread, &a, worker_main, p);
     pthread_attr_destroy(&a);
     if (e != 0)
