@@ -267,6 +267,12 @@ void parc_procs_start(void) {
       parc_pin_attr(&a, k);
     int e = pthread_create(&p->thread, &a, worker_main, p);
     pthread_attr_destroy(&a);
+    if (e == EINVAL && parc_rt.pin) { /* the CPU went away: start anywhere, pin later */
+      pthread_attr_init(&a);
+      pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+      e = pthread_create(&p->thread, &a, worker_main, p);
+      pthread_attr_destroy(&a);
+    }
     if (e != 0)
       parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): %s; "
                  "a smaller PARC_NPROCS, or a larger address-space or thread limit, may help",
