@@ -261,8 +261,9 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
       Wrappers.push_back(Do);
     }
   } else {
-    if (Body.size() != 5 || markerOf(Body[2]) != Marker::Bounds ||
-        markerOf(Body[4]) != Marker::End || !isa<DoStmt>(Body[3])) {
+    if (Body.size() != 7 || markerOf(Body[2]) != Marker::Bounds ||
+        markerOf(Body[3]) != Marker::Bounds || markerOf(Body[4]) != Marker::Bounds ||
+        markerOf(Body[6]) != Marker::End || !isa<DoStmt>(Body[5])) {
       shapeError(CS, Kw);
       return true;
     }
@@ -275,25 +276,28 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
       Ok = false;
       return true;
     }
-    const auto *Bounds = cast<CallExpr>(cast<Expr>(Body[2])->IgnoreImplicit());
-    if (Bounds->getNumArgs() != 5) {
-      shapeError(Body[2], Kw);
-      return true;
+    const CallExpr *Bounds[3];
+    for (unsigned I = 0; I < 3; ++I) {
+      Bounds[I] = cast<CallExpr>(cast<Expr>(Body[2 + I])->IgnoreImplicit());
+      if (Bounds[I]->getNumArgs() != 3) {
+        shapeError(Body[2 + I], Kw);
+        return true;
+      }
     }
-    auto *Do = cast<DoStmt>(Body[3]);
+    auto *Do = cast<DoStmt>(Body[5]);
     if (markerOf(Do->getCond()) != Marker::Act || !isa<CompoundStmt>(Do->getBody())) {
       shapeError(Do, Kw);
       return true;
     }
     C->Index = Index;
     for (unsigned I = 0; I < 3; ++I)
-      C->Bounds[I] = Bounds->getArg(I + 2)->IgnoreImpCasts();
+      C->Bounds[I] = Bounds[I]->getArg(2)->IgnoreImpCasts();
     Wrappers.push_back(Do);
     // The header belongs to the parent: it declares the index and evaluates
     // the bounds before any activity exists.
     TraverseDecl(Index);
-    for (unsigned I = 2; I < 5; ++I)
-      TraverseStmt(const_cast<Expr *>(Bounds->getArg(I)));
+    for (unsigned I = 0; I < 3; ++I)
+      TraverseStmt(const_cast<Expr *>(Bounds[I]->getArg(2)));
   }
 
   Construct *CP = C.get();

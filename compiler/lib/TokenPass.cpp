@@ -412,7 +412,13 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
       error(Semi.Off, "expected %0 expression in '%1' header", {Parts[F.Part], name(F.Kind)});
       return headerNote(F);
     }
-    replace(Semi, F.Part < 3 ? "), (" : ")); do {");
+    // One marker per bound, as separate statements: the parent evaluates
+    // FROM, TO and STEP in that order (the lowered C declares them in one
+    // declaration, sequenced), so B1 must not make them unsequenced
+    // arguments of one call (-Wunsequenced on 'parfor int i; k++; t; k++;').
+    replace(Semi, F.Part == 1   ? ")); parc_mark_bounds(1, 0, ("
+                  : F.Part == 2 ? ")); parc_mark_bounds(2, 0, ("
+                                : ")); do {");
     break;
   }
   }

@@ -13,7 +13,8 @@
 //                               do { B } while (parc_mark_act()); parc_mark_end(); }
 //
 //   parfor int i; F; T; S; BODY epar          (lparfor: parc_mark_lparfor(0|1))
-//   =>  { int i; parc_mark_parfor(); parc_mark_bounds(0, &i, (F), (T), (S));
+//   =>  { int i; parc_mark_parfor(); parc_mark_bounds(0, &i, (F));
+//         parc_mark_bounds(1, 0, (T)); parc_mark_bounds(2, 0, (S));
 //         do { BODY } while (parc_mark_act()); parc_mark_end(); }
 //
 //   pbreak;  => parc_mark_pbreak();     sync;  => parc_mark_sync();
