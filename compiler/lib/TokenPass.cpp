@@ -150,6 +150,10 @@ struct Directive {
   unsigned Begin; // the '#'
   unsigned End;   // the next token at the start of a line (or end of file)
   size_t NextTok; // index of the first active token after it
+  bool Define = false;
+  /// In a #define body: the first construct keyword ('sync' only before ';').
+  unsigned MacroKw = ~0u;
+  KW MacroWord = KW::None;
 };
 
 /// Lexes the main file raw; drops directive lines and skipped regions,
@@ -165,6 +169,7 @@ std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptio
   size_t SkipIdx = 0;
   bool InDirective = false;
   unsigned SinceHash = 0; // tokens of the current directive after its '#'
+  unsigned SyncOff = ~0u; // a 'sync' just lexed in a #define body
   while (true) {
     bool AtEOF = L.LexFromRawLexer(T);
     if (T.is(tok::eof))
@@ -199,6 +204,24 @@ std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptio
         D.K = Directive::Else;
       else if (W == "endif")
         D.K = Directive::Endif;
+      else if (W == "define")
+        D.Define = true;
+    }
+    if (InDirective && !DirectiveName && SinceHash >= 2 && Dirs.back().Define &&
+        Dirs.back().MacroKw == ~0u) {
+      Directive &D = Dirs.back();
+      KW Word = T.is(tok::raw_identifier) ? classify(identifierOf(T, Saver)) : KW::None;
+      if (SyncOff != ~0u && T.is(tok::semi)) {
+        D.MacroKw = SyncOff;
+        D.MacroWord = KW::Sync;
+      } else if (Word == KW::Parblock || Word == KW::Parfor || Word == KW::Lparfor ||
+                 Word == KW::Epar || Word == KW::Pbreak || Word == KW::Preturn) {
+        D.MacroKw = Off;
+        D.MacroWord = Word;
+      }
+      SyncOff = Word == KW::Sync ? Off : ~0u;
+    } else {
+      SyncOff = ~0u;
     }
     if (InDirective && T.is(tok::raw_identifier)) {
       while (SkipIdx < Skipped.size() && Skipped[SkipIdx].End <= Off)
@@ -266,6 +289,12 @@ private:
     return SM.getLocForStartOfFile(FID).getLocWithOffset(Off);
   }
   unsigned eofOffset() const { return SM.getBufferData(FID).size(); }
+  bool inSkipped(unsigned Off) const {
+    for (const SkippedRange &R : Skipped)
+      if (R.Begin <= Off && Off < R.End)
+        return true;
+    return false;
+  }
 
   /// Every replacement but those of pbreak, preturn and sync changes the
   /// construct structure; a preprocessor conditional whose branches see
@@ -662,6 +691,21 @@ TokenPassResult TokenPass::run() {
       if (!T.Ident.empty() && looksGenerated(T.Ident) && !Placeholders.count(T.Ident))
         Placeholders[T.Ident.str()] = "__parcc_u" + std::to_string(Placeholders.size());
   if (!checkColonColon()) {
+    R.Ok = false;
+    return R;
+  }
+  // The constructs are translated where they are written; a macro body is
+  // only text until the preprocessor expands it, after this pass, so a
+  // construct keyword there would reach Clang as an undeclared identifier.
+  for (const Directive &D : Dirs) {
+    if (D.MacroKw == ~0u || inSkipped(D.Begin))
+      continue;
+    static const char *const Words[] = {"", "parblock", "parfor", "lparfor", "epar",
+                                        "pbreak", "preturn", "sync"};
+    error(D.MacroKw, "'%0' cannot be used in a macro definition",
+          {Words[unsigned(D.MacroWord)]});
+    note(D.MacroKw, "parcc translates the PARC constructs written directly in the "
+                    "source file; write the construct at the place of use");
     R.Ok = false;
     return R;
   }
