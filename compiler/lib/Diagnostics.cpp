@@ -99,6 +99,23 @@ static void nameKeywords(SmallString<256> &Msg) {
   Msg = S;
 }
 
+/// A construct keyword that reached Clang as an identifier was written where
+/// the token pass does not look: in a header or in the body of a macro
+/// defined in one.  Returns the keyword, or an empty string.
+static StringRef strayKeyword(DiagnosticsEngine::Level Level, StringRef Msg) {
+  if (Level != DiagnosticsEngine::Error || !Msg.consume_front("use of undeclared identifier '"))
+    return {};
+  StringRef Word = Msg.take_until([](char C) { return C == '\''; });
+  for (const char *K : {"parblock", "parfor", "lparfor", "epar", "pbreak", "preturn"})
+    if (Word == K)
+      return Word;
+  return {};
+}
+
+static const char StrayNote[] =
+    "PARC constructs are translated only where they are written in the source files "
+    "given to parcc, not in headers or in the bodies of macros defined there";
+
 void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
   if (Level == DiagnosticsEngine::Note && Info.hasSourceManager() && Orig &&
       &Info.getSourceManager() != &Orig->sm() && Info.getLocation().isValid()) {
@@ -142,6 +159,9 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (!InMain) {
     otherTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), Level, Msg,
                              Info.getRanges(), Info.getFixItHints(), &Info);
+    if (!strayKeyword(Level, Msg).empty())
+      otherTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), DiagnosticsEngine::Note,
+                               StrayNote, {}, {});
     OS.flush();
     return;
   }
@@ -176,6 +196,9 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (!FixItsOk)
     FixIts.clear();
   origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
+  if (!strayKeyword(Level, Msg).empty())
+    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, StrayNote,
+                            {}, {});
   OS.flush();
 }
 

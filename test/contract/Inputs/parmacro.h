@@ -1,0 +1,1 @@
+#define PAR(a, b) parblock { a; } : { b; } epar
