@@ -17,7 +17,8 @@
 #   4. issue 4's kill latency, Table 3 and poll cost (kill.py).
 # Everything goes to test/bench/out/all/ (git-ignored): suite/, base/,
 # double/ (run.py's results.md, results.json, bench.svg), envelopes.txt,
-# kill.md; a summary of what ran to stdout.  Exits non-zero when a step fails
+# kill.md, summary.md (issue 3's and 4's figures with targets and verdicts,
+# summary.py); a summary of what ran to stdout.  Exits non-zero when a step fails
 # (after running the others).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -85,6 +86,9 @@ done
 step "4. kill latency, Table 3, poll cost (kill.py)"
 python3 "$here/kill.py" $quick --out "$out/kill" >"$out/kill.md" || status=1
 tail -n 3 "$out/kill.md"
+
+step "5. issue 3 and 4 figures against their targets (summary.py)"
+python3 "$here/summary.py" "$out" | tee "$out/summary.md" || status=1
 
 step "done (status $status); results in ${out#"$root"/}"
 exit $status
