@@ -2,7 +2,7 @@
 """test/bench/kill.py: the kill and poll measurements of issue 4
 (docs/performance.md: "Kill latency", "Table 3", "Poll cost"), PARC only.
 
-    test/bench/kill.py                          # everything (about 10 minutes on 2 CPUs)
+    test/bench/kill.py                          # everything (under a minute on 2 idle CPUs)
     test/bench/kill.py --quick                  # smoke run: a few seconds
     test/bench/kill.py --what latency --procs 1,2,4 --reps 5 --rounds 21
     test/bench/kill.py --what ops               # Table 3, operations per killed activity

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test/bench/measure-all.sh: every figure of docs/performance.md, in one sitting.
 #
-#   test/bench/measure-all.sh             full (about 25 minutes on 2 CPUs)
+#   test/bench/measure-all.sh             full (9 minutes on 2 idle CPUs)
 #   test/bench/measure-all.sh --quick     smoke run (about a minute): small sizes,
 #                                         few rounds, docs/perf/bench.svg untouched
 #   ROUNDS=5 test/bench/measure-all.sh    fewer suite rounds (default 7)
