@@ -359,7 +359,7 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
   CompilerInstance CI;
   CI.setInvocation(Inv);
   CI.createDiagnostics(&Printer, /*ShouldOwnClient=*/false);
-  TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC};
+  TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC, {}};
   ParccAction Act(St);
   bool Ran = CI.ExecuteAction(Act);
   return Ran && St.Ok && !CI.getDiagnostics().hasErrorOccurred() && Printer.getNumErrors() == 0;
