@@ -667,18 +667,34 @@ static void run_job(parc_proc *p, const parc_job *job) {
 
 /* ---- Descriptor lists and reps ---------------------------------------------- */
 
-/* Push d on p's list (newest first).  Caller: the parent, P > 1. */
-void parc_push_desc(parc_proc *p, parc_drt *d) {
-  d->lprev = NULL;
-  parc_spin_lock(&p->lock);
-  d->lnext = p->dhead;
-  if (p->dhead)
-    p->dhead->lprev = d;
-  else
+/* Link d into p's list, at the head (newest: the owner's end) or at the tail
+ * (oldest: the thieves' end).  Caller holds p->lock. */
+static void list_insert_locked(parc_proc *p, parc_drt *d, int at_tail) {
+  if (at_tail) {
+    d->lnext = NULL;
+    d->lprev = p->dtail;
+    if (p->dtail)
+      p->dtail->lnext = d;
+    else
+      p->dhead = d;
     p->dtail = d;
-  p->dhead = d;
+  } else {
+    d->lprev = NULL;
+    d->lnext = p->dhead;
+    if (p->dhead)
+      p->dhead->lprev = d;
+    else
+      p->dtail = d;
+    p->dhead = d;
+  }
   d->listed = 1;
   work_add(p, 1);
+}
+
+/* Push d on p's list (newest first).  Caller: the parent, P > 1. */
+void parc_push_desc(parc_proc *p, parc_drt *d) {
+  parc_spin_lock(&p->lock);
+  list_insert_locked(p, d, 0);
   parc_spin_unlock(&p->lock);
   parc_wake_any();
 }
@@ -702,15 +718,7 @@ void parc_publish_chain(parc_proc *p, parc_ctx *c) {
     d->priv = 0;
     left--;
     d->home = p; /* c has not moved since the spawn: private => never parked */
-    d->lnext = NULL;
-    d->lprev = p->dtail;
-    if (p->dtail)
-      p->dtail->lnext = d;
-    else
-      p->dhead = d;
-    p->dtail = d;
-    d->listed = 1;
-    work_add(p, 1);
+    list_insert_locked(p, d, 1);
   }
   parc_spin_unlock(&p->lock);
   c->npriv = 0;
@@ -822,6 +830,18 @@ void parc_defer(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi) {
   parc_wake_any();
 }
 
+/* Claim a share of listed descriptor d into *job, unlinking d with its last
+ * share.  Caller holds d->home->lock.  0: nothing left to claim. */
+static int claim_listed(parc_drt *d, parc_job *job) {
+  uint64_t lo, n = parc_claim(d, &lo);
+  if (!n)
+    return 0;
+  if (lo + n == d->count)
+    parc_unlink_desc(d, 1);
+  *job = (parc_job){d, lo, lo + n, -1};
+  return 1;
+}
+
 /* Local work: own reps first (they are the oldest claimed work of running
  * constructs), then the newest own descriptor with unclaimed activities. */
 static int take_local(parc_proc *p, parc_job *job) {
@@ -842,12 +862,8 @@ static int take_local(parc_proc *p, parc_job *job) {
           i--;
           continue;
         }
-        uint64_t lo, n = parc_claim(d, &lo);
-        if (n) {
-          if (lo + n == d->count)
-            parc_unlink_desc(d, 1);
+        if (claim_listed(d, job)) {
           unlock_if(&p->lock);
-          *job = (parc_job){d, lo, lo + n, -1};
           return 1;
         }
         break;
@@ -863,12 +879,8 @@ static int take_local(parc_proc *p, parc_job *job) {
     return 1;
   }
   for (parc_drt *d = p->dhead; d; d = d->lnext) {
-    uint64_t lo, n = parc_claim(d, &lo);
-    if (n) {
-      if (lo + n == d->count)
-        parc_unlink_desc(d, 1);
+    if (claim_listed(d, job)) {
       unlock_if(&p->lock);
-      *job = (parc_job){d, lo, lo + n, -1};
       return 1;
     }
   }
@@ -886,13 +898,9 @@ static int steal(parc_proc *p, parc_job *job) {
       continue;
     parc_spin_lock(&q->lock);
     for (parc_drt *d = q->dtail; d; d = d->lprev) {
-      uint64_t lo, n = parc_claim(d, &lo);
-      if (n) {
-        int more = lo + n != d->count;
-        if (!more)
-          parc_unlink_desc(d, 1);
+      if (claim_listed(d, job)) {
+        int more = job->hi != d->count;
         parc_spin_unlock(&q->lock);
-        *job = (parc_job){d, lo, lo + n, -1};
         PARC_STAT_ADD(p, steals, 1);
         if (more) /* a push wakes one sleeper; each thief wakes the next */
           parc_wake_any();
