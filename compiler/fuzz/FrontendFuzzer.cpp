@@ -30,6 +30,7 @@
 #include "Mutator.h"
 
 #include "parcc/Config.h"
+#include "parcc/Driver.h"
 #include "parcc/Frontend.h"
 
 #include "clang/Frontend/FrontendActions.h"
@@ -147,18 +148,11 @@ bool onBigStack(const std::function<bool()> &Fn) {
 /// with the flags parcc's driver gives the back end (and the front end's
 /// bracket depth).  tools/fuzz.sh --check-corpus repeats it with cc.
 bool backEndAccepts(const std::string &C, std::string &Diags) {
-  std::vector<std::string> Args = {"-std=gnu17", "-w",
-                                   "-Wno-implicit-int",
-                                   "-Wno-implicit-function-declaration",
-                                   "-Wno-int-conversion",
-                                   "-Wno-incompatible-pointer-types",
-                                   "-Wno-incompatible-function-pointer-types",
-                                   "-Wno-return-type",
-                                   "-Wno-return-mismatch",
-                                   "-fbracket-depth=16384",
-                                   "-resource-dir",
-                                   Opts.ResourceDir,
-                                   "-I" + Opts.RuntimeIncludeDir};
+  std::vector<std::string> Args = {"-std=gnu17"};
+  for (const char *F : parcc::backEndQuietFlags())
+    Args.push_back(F);
+  Args.insert(Args.end(), {"-fbracket-depth=16384", "-resource-dir", Opts.ResourceDir,
+                           "-I" + Opts.RuntimeIncludeDir});
   for (const std::string &A : Opts.ClangArgs)
     Args.push_back(A);
   return captured(

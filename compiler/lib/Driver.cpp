@@ -29,6 +29,18 @@ using namespace llvm;
 
 namespace parcc {
 
+ArrayRef<const char *> backEndQuietFlags() {
+  static const char *const Flags[] = {"-w",
+                                      "-Wno-implicit-int",
+                                      "-Wno-implicit-function-declaration",
+                                      "-Wno-int-conversion",
+                                      "-Wno-incompatible-pointer-types",
+                                      "-Wno-incompatible-function-pointer-types",
+                                      "-Wno-return-type",
+                                      "-Wno-return-mismatch"};
+  return Flags;
+}
+
 namespace {
 
 int fail(const Twine &Msg) {
@@ -384,17 +396,6 @@ private:
   std::vector<std::string> CCArgs;
 };
 
-/// Back-end flags for compiling emitted C.  Warnings were reported by the
-/// front end; the back end must not stop at Clang's DefaultError ones either.
-const char *const BackQuiet[] = {"-w",
-                                 "-Wno-implicit-int",
-                                 "-Wno-implicit-function-declaration",
-                                 "-Wno-int-conversion",
-                                 "-Wno-incompatible-pointer-types",
-                                 "-Wno-incompatible-function-pointer-types",
-                                 "-Wno-return-type",
-                                 "-Wno-return-mismatch"};
-
 std::string stemOf(StringRef Path) { return sys::path::stem(Path).str(); }
 
 std::string replaceExt(StringRef Path, StringRef Ext) {
@@ -490,7 +491,8 @@ bool Job::lower(const Input &In, const std::string &Obj, std::string &CFile, boo
 bool Job::compileEmitted(const Input &In, const std::string &CFile, const std::string &Out,
                          bool Asm) {
   std::vector<std::string> A = {Asm ? "-S" : "-c"};
-  A.insert(A.end(), std::begin(BackQuiet), std::end(BackQuiet));
+  ArrayRef<const char *> Quiet = backEndQuietFlags();
+  A.insert(A.end(), Quiet.begin(), Quiet.end());
   A.push_back("-I" + P.RuntimeInclude);
   A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
   A.insert(A.end(), O.BackAndLink.begin(), O.BackAndLink.end());

@@ -16,6 +16,12 @@ namespace parcc {
 /// the exit status.
 int runDriver(llvm::ArrayRef<const char *> Argv);
 
+/// The flags parcc gives the back end when it compiles emitted C: warnings
+/// were reported by the front end, and the back end must not stop at
+/// Clang's DefaultError ones either.  (The fuzz target's in-process back-end
+/// check uses the same list.)
+llvm::ArrayRef<const char *> backEndQuietFlags();
+
 } // namespace parcc
 
 #endif
