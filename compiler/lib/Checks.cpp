@@ -231,7 +231,8 @@ const char *const AbiNames[] = {
     "PARC_PARC_ABI_H", "PARC_ABI_VERSION", "parc_kind", "PARC_KIND_PARBLOCK",
     "PARC_KIND_PARFOR", "PARC_KIND_LPARFOR", "PARC_KIND_MAPPED_LPARFOR", "PARC_KIND_ROOT",
     "parc_site", "PARC_SITE_INIT", "PARC_DESC_BYTES", "parc_desc", "parc_act", "parc_body_fn",
-    "parc_kill_pending_", "parc_poll_slow", "parc_poll", "parc_next", "parc_spawn",
+    "parc_kill_pending_", "parc_poll_slow", "parc_poll", "parc_next", "PARC_BLOCK",
+    "parc_next_block", "parc_spawn",
     "parc_spawn_lparfor", "parc_chunk_lo", "parc_error_step0", "parc_error_count",
     "parc_count_s", "parc_count_u", "parc_iter", "parc_sync", "parc_pbreak",
     "parc_preturn_claim", "parc_preturn", "parc_preturned"};

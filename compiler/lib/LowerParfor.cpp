@@ -25,21 +25,34 @@
 // lparfor makes one activity per chunk (parc_spawn_lparfor); its body
 // function runs the chunk's iterations serially.  With a brief body
 // (Polls.cpp: no call, no loop but a tiny one) the chunk polls once per
-// block of iterations, so the block is a plain counted loop that the back
-// end keeps tight or vectorises:
+// block of PARC_BLOCK iterations, and a full block is a loop of that
+// constant trip count, which gcc -O2 vectorises (its very cheap cost model
+// takes no loop that needs a scalar epilogue or a runtime check):
 //   while (parc_next(parc_self_, &parc_k_)) {
 //     parc_j_ = parc_chunk_lo(niter, parc_self_->total, parc_k_);
 //     parc_hi_ = parc_chunk_lo(niter, parc_self_->total, parc_k_ + 1);
 //     for (;;) {
-//       parc_stop_ = parc_hi_ - parc_j_ > 4096 ? parc_j_ + 4096 : parc_hi_;
-//       for (; parc_j_ < parc_stop_; parc_j_++) { int i = ...(parc_j_); BODY }
+//       if (parc_hi_ - parc_j_ >= PARC_BLOCK) {
+//         for (unsigned parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++)
+//           { int i = ...(parc_j_); BODY }
+//       } else {
+//         for (; parc_j_ < parc_hi_; parc_j_++) { int i = ...(parc_j_); BODY }
+//       }
 //       if (parc_j_ == parc_hi_) break;
 //       parc_poll();
 //     }
 //   }
 // The chunk is one activity running its iterations serially (contract), so
 // a block of a brief body is straight-line code between two polls, like a
-// counted loop (Polls.cpp).  Any other body polls on each iteration:
+// counted loop (Polls.cpp).  A parfor of brief activities that neither
+// pbreak nor preturn runs its batch the same way, a block of activities per
+// parc_next_block (parc_abi.h, "Blocks of activities", argues why no
+// program can tell).  The body is written twice, so only when two copies
+// mean one (Activity::Twice: no label, no static or _Thread_local
+// declaration, no variably modified type, at most 300 tokens); a brief
+// lparfor body that may not be written twice runs its blocks in one loop
+// (parc_stop_ = min(parc_hi_, parc_j_ + PARC_BLOCK)), a parfor one activity
+// per parc_next.  Any other body polls on each iteration:
 //     for (; parc_j_ < parc_hi_; parc_j_++) { int i = ...(parc_j_); parc_poll(); BODY }
 //
 //===----------------------------------------------------------------------===//
@@ -48,11 +61,6 @@
 using namespace clang;
 
 namespace parcc {
-
-/// Iterations of a brief lparfor body between two polls of its chunk: a
-/// poll per 4096 iterations costs nothing measurable, and a kill waits for
-/// 4096 iterations of straight-line code at most.
-constexpr unsigned PollBlock = 4096;
 
 /// The index type as written in outlined code: canonical (so a local
 /// typedef needs no hoisting), enums as their integer type, qualifiers kept.
@@ -107,22 +115,52 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   Defs += "  const unsigned long long parc_from_ = parc_env_->parc_from_;\n";
   if (Step.empty())
     Defs += "  const unsigned long long parc_step_ = parc_env_->parc_step_;\n";
-  if (!Light) {
+  const Activity &A = *C.Acts[0];
+  bool Polls = S.Opts.Polls;
+  // `if (HI - J >= PARC_BLOCK) FULL else REST`, the body once in each, at
+  // indentation Pad: a full block is a loop of constant trip count.
+  auto Blocks = [&](const std::string &Pad, const char *J, const char *Hi, const char *Full) {
+    std::string In = Pad + "    ";
+    return Pad + "if (" + Full + ") {\n" + Pad + "  for (unsigned parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, " +
+           J + "++) {\n" + Iter(In.c_str(), J) + O.activityText(A) + Pad + "  }\n" + Pad +
+           "} else {\n" + Pad + "  for (; " + J + " < " + Hi + "; " + J + "++) {\n" +
+           Iter(In.c_str(), J) + O.activityText(A) + Pad + "  }\n" + Pad + "}\n";
+  };
+  if (!Light && Polls && A.Twice && !A.Ends) {
+    // Brief activities that do not end themselves: a block of them per
+    // parc_next_block (parc_abi.h, "Blocks of activities").
+    Defs += "  uint64_t parc_k_, parc_stop_;\n"
+            "  while (parc_next_block(parc_self_, &parc_k_, &parc_stop_)) {\n" +
+            Blocks("    ", "parc_k_", "parc_stop_", "parc_stop_ - parc_k_ == PARC_BLOCK") +
+            "  }\n}\n";
+  } else if (!Light) {
     Defs += "  uint64_t parc_k_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n" +
-            Iter("    ", "parc_k_") + O.activityText(*C.Acts[0]) + "  }\n}\n";
-  } else if (S.Opts.Polls && C.Acts[0]->Brief) {
-    // A brief body (Polls.cpp): the chunk polls once per block.
-    std::string Block = std::to_string(PollBlock);
+            Iter("    ", "parc_k_") + O.activityText(A) + "  }\n}\n";
+  } else if (Polls && A.Twice) {
+    // A brief body written twice: full blocks of PARC_BLOCK iterations,
+    // then the rest, with a poll between blocks.
+    Defs += "  uint64_t parc_k_, parc_j_, parc_hi_;\n"
+            "  while (parc_next(parc_self_, &parc_k_)) {\n"
+            "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
+            "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
+            "    for (;;) {\n" +
+            Blocks("      ", "parc_j_", "parc_hi_", "parc_hi_ - parc_j_ >= PARC_BLOCK") +
+            "      if (parc_j_ == parc_hi_)\n"
+            "        break;\n"
+            "      parc_poll();\n"
+            "    }\n  }\n}\n";
+  } else if (Polls && A.Brief) {
+    // A brief body that may not be written twice: the chunk still polls
+    // once per block, in one loop of variable trip count.
     Defs += "  uint64_t parc_k_, parc_j_, parc_hi_, parc_stop_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n"
             "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
             "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
             "    for (;;) {\n"
-            "      parc_stop_ = parc_hi_ - parc_j_ > " + Block + " ? parc_j_ + " + Block +
-            " : parc_hi_;\n"
+            "      parc_stop_ = parc_hi_ - parc_j_ > PARC_BLOCK ? parc_j_ + PARC_BLOCK : parc_hi_;\n"
             "      for (; parc_j_ < parc_stop_; parc_j_++) {\n" +
-            Iter("        ", "parc_j_") + O.activityText(*C.Acts[0]) +
+            Iter("        ", "parc_j_") + O.activityText(A) +
             "      }\n"
             "      if (parc_j_ == parc_hi_)\n"
             "        break;\n"
@@ -134,8 +172,8 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
             "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
             "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
             "    for (; parc_j_ < parc_hi_; parc_j_++) {\n" +
-            Iter("      ", "parc_j_") + (S.Opts.Polls ? "      parc_poll();\n" : "") +
-            O.activityText(*C.Acts[0]) + "    }\n  }\n}\n";
+            Iter("      ", "parc_j_") + (Polls ? "      parc_poll();\n" : "") +
+            O.activityText(A) + "    }\n  }\n}\n";
   }
 
   std::string Sx = O.suffix(C);

@@ -72,10 +72,15 @@
 //     lparfor with brief bounds gets it in its spawn code (it may have no
 //     activities).  A declaration keeps it at the entry (no statement put
 //     before a declaration that had none).
-//   * lparfor chunks with a brief body poll once per block of 4096
-//     iterations (LowerParfor.cpp): the chunk is one activity running its
-//     iterations serially, so a block is straight-line code like a counted
-//     loop.
+//   * lparfor chunks with a brief body poll once per block of PARC_BLOCK
+//     (4096) iterations (LowerParfor.cpp): the chunk is one activity
+//     running its iterations serially, so a block is straight-line code
+//     like a counted loop.  A parfor whose brief body neither pbreaks nor
+//     preturns runs its batch in blocks of PARC_BLOCK activities with one
+//     poll per block (parc_next_block; parc_abi.h argues why no program
+//     can tell).  Both write the body twice (a full block of constant trip
+//     count, which the back end vectorises, and the rest), so only a body
+//     for which two copies mean one (twiceSafe) gets that form.
 //
 // Loops written by macros (no place for a poll in the user's text) and C99
 // inline functions with external linkage (which may not call the static
@@ -595,13 +600,67 @@ static bool entryPollAt(Session &S, Planner &P, FunctionModel &F, const Compound
   return true;
 }
 
+namespace {
+
+/// Most tokens of a body that parcc writes twice (LowerParfor.cpp: the full
+/// blocks and the last one): bounds the growth of the emitted code.
+constexpr size_t TwiceTokens = 300;
+
+/// What keeps a brief body from being written twice, and whether it ends
+/// its activity (pbreak, preturn).
+class TwiceCheck : public RecursiveASTVisitor<TwiceCheck> {
+public:
+  bool fail() {
+    Ok = false;
+    return false;
+  }
+  bool VisitLabelStmt(LabelStmt *) { return fail(); } // one label, two definitions
+  bool VisitAddrLabelExpr(AddrLabelExpr *) { return fail(); }
+  bool VisitVarDecl(VarDecl *V) {
+    // Two copies of a static or thread-local object would be two objects.
+    if (V->isStaticLocal() || V->getTLSKind() != VarDecl::TLS_None ||
+        V->getType()->isVariablyModifiedType())
+      return fail();
+    return true;
+  }
+  bool VisitTypedefNameDecl(TypedefNameDecl *T) {
+    return !T->getUnderlyingType()->isVariablyModifiedType() || fail();
+  }
+  bool VisitReturnStmt(ReturnStmt *) {
+    Ends = true; // preturn (any other return in an activity is an error)
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (markerOf(CE) == Marker::Pbreak)
+      Ends = true;
+    return true;
+  }
+  bool Ok = true, Ends = false;
+};
+
+} // namespace
+
+/// Whether the brief activity body A may be written twice with the meaning
+/// of once; sets A.Ends.
+static bool twiceSafe(Session &S, Activity &A) {
+  TwiceCheck T;
+  T.TraverseStmt(const_cast<CompoundStmt *>(A.Body));
+  A.Ends = T.Ends;
+  if (!T.Ok || A.Body->getLBracLoc().isMacroID() || A.Body->getRBracLoc().isMacroID())
+    return false;
+  return S.lexRange(S.offset(A.Body->getLBracLoc()), S.endOffset(A.Body->getRBracLoc()))
+             .size() <= TwiceTokens;
+}
+
 void insertPolls(Outliner &O) {
   Session &S = O.S;
   Planner P(S);
   for (auto &F : S.M.Functions)
     for (Construct *C : F->PostOrder)
-      for (auto &A : C->Acts)
+      for (auto &A : C->Acts) {
         A->Brief = P.brief(A->Body, *F);
+        A->Twice = A->Brief && isLoop(C->Kind) && twiceSafe(S, *A);
+      }
 
   for (auto &F : S.M.Functions) {
     const FunctionDecl *FD = F->FD;

@@ -63,7 +63,7 @@ extern "C" {
 /* Bumped whenever the layout or meaning of anything below changes.  parcc
  * emits `_Static_assert(PARC_ABI_VERSION == N, ...)` at the top of each
  * lowered file so that a stale runtime header is caught at compile time. */
-#define PARC_ABI_VERSION 1
+#define PARC_ABI_VERSION 2
 
 /* ---- Construct sites ------------------------------------------------------
  * One static parc_site per construct in the source, emitted at file scope
@@ -170,6 +170,100 @@ static __inline__ int parc_next(parc_act *self, uint64_t *k) {
   return 1;
 }
 
+/* ---- Blocks of activities -----------------------------------------------------
+ * Activities of a brief body (the rule of compiler/lib/Polls.cpp: bounded
+ * straight-line code, no call but to brief or const functions, no volatile
+ * or atomic access) run in blocks of up to PARC_BLOCK between two polls, and
+ * a full block is a loop of the constant trip count PARC_BLOCK, which the
+ * back end vectorises without a scalar epilogue or a runtime check (gcc -O2
+ * vectorises only such loops); the last, partial block runs the same body
+ * in a loop of its own.  An lparfor chunk with a brief body runs its
+ * iterations so:
+ *
+ *     while (parc_next(parc_self_, &parc_k_)) {
+ *       parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);
+ *       parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);
+ *       for (;;) {
+ *         if (parc_hi_ - parc_j_ >= PARC_BLOCK) {
+ *           for (unsigned parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++) {
+ *             int j = (int)parc_iter(parc_from_, 1ULL, parc_j_);
+ *             (void)j;
+ *             { ...user body... }
+ *           }
+ *         } else {
+ *           for (; parc_j_ < parc_hi_; parc_j_++) {
+ *             int j = (int)parc_iter(parc_from_, 1ULL, parc_j_);
+ *             (void)j;
+ *             { ...user body... }
+ *           }
+ *         }
+ *         if (parc_j_ == parc_hi_)
+ *           break;
+ *         parc_poll();
+ *       }
+ *     }
+ *
+ * and a parfor whose activities are brief (and do not pbreak or preturn)
+ * runs its batch a block of activities at a time:
+ *
+ *     uint64_t parc_k_, parc_stop_;
+ *     while (parc_next_block(parc_self_, &parc_k_, &parc_stop_)) {
+ *       if (parc_stop_ - parc_k_ == PARC_BLOCK) {
+ *         for (unsigned parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_k_++) {
+ *           int i = (int)parc_iter(parc_from_, 1ULL, parc_k_); (void)i;
+ *           { ...user body... }
+ *         }
+ *       } else {
+ *         for (; parc_k_ < parc_stop_; parc_k_++) { ...the same... }
+ *       }
+ *     }
+ *
+ * The body is written twice, so parcc uses these forms only when the two
+ * copies mean the same as one: no label, no static or _Thread_local
+ * declaration, no variably modified type, and a body of a few hundred
+ * tokens at most; any other body keeps the per-iteration (per-activity)
+ * loop.
+ *
+ * Why a block of activities needs no per-activity bookkeeping.  parc_next
+ * keeps `next` and `cur` exact for the runtime, which reads them at poll
+ * points and when an activity blocks: parc_detach_chain (an activity
+ * blocks: the terminated prefix [start, cur) is accounted and the unstarted
+ * [next, end) goes to a representative), the share requested by an idle
+ * processor at a poll (parc_help), the kill landing (the activities [cur,
+ * end) were killed) and activities that spawn (cur names the parent of a
+ * nested construct for kill ranges).  A brief activity does none of this: it
+ * cannot block, spawn, sync, pbreak or preturn, and it polls nowhere, so
+ * between the poll of parc_next_block and the next call nothing in the
+ * runtime looks at the batch.  parc_next_block takes the whole block out of
+ * [next, end) before it polls, with cur = the block's first activity: a
+ * kill or a cut at that poll sees the block's activities as the current
+ * activity and its unstarted successors (killed, or left in the batch);
+ * once the poll returns, the block runs to its end like straight-line code,
+ * and the next call starts the next block.  A kill posted while a block
+ * runs is noticed at the next call, after the block, which is an execution
+ * the program could have had anyway: the activities of the block take
+ * bounded time and do not synchronise, so no race-free program can tell
+ * whether they ran before the kill arrived (the same argument as for the
+ * polls that Polls.cpp leaves out of counted loops).  Stepping (PARC_TRACE,
+ * PARC_SCHED=random: runtime/src/sched.c) calls the body with end = next + 1,
+ * so a block there is one activity and traces and random schedules are
+ * unchanged.  A poll per 4096 iterations costs nothing measurable, and a
+ * kill waits for at most one block of bounded straight-line code.           */
+#define PARC_BLOCK 4096
+
+/* Takes the next block of at most PARC_BLOCK activities of the batch,
+ * [*k, *stop), advancing next past it, and polls once.  Returns 0 when the
+ * batch is done.                                                            */
+static __inline__ int parc_next_block(parc_act *self, uint64_t *k, uint64_t *stop) {
+  uint64_t n = self->next, e = self->end;
+  if (n >= e)
+    return 0;
+  *k = self->cur = n;
+  *stop = self->next = e - n > PARC_BLOCK ? n + PARC_BLOCK : e;
+  parc_poll();
+  return 1;
+}
+
 /* ---- Spawning ---------------------------------------------------------------
  * parblock with n sections, and parfor with `count` activities.  Returns once
  * every activity has terminated or been killed.  With count == 0 it returns
@@ -215,8 +309,8 @@ void parc_spawn(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
  *     }
  *
  * polling before each iteration; when the body is brief, the iterations run
- * in blocks of at most 4096 with one parc_poll() after each block but the
- * last (parc_stop_ = parc_hi_ - parc_j_ > 4096 ? parc_j_ + 4096 : parc_hi_). */
+ * in blocks of PARC_BLOCK with one parc_poll() after each block but the
+ * last ("Blocks of activities" above).                                      */
 void parc_spawn_lparfor(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
                         uint64_t niter, int mapped);
 

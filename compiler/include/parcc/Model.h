@@ -42,6 +42,15 @@ struct Activity {
   /// The body is brief (Polls.cpp): an lparfor chunk polls once per block of
   /// iterations instead of once per iteration.
   bool Brief = false;
+  /// The body may be written twice in the emitted C with the meaning of
+  /// once (Polls.cpp, twiceSafe): a brief body of a few hundred tokens with
+  /// no label, no static or _Thread_local declaration and no variably
+  /// modified type.  The blocks of PARC_BLOCK iterations (parc_abi.h) then
+  /// get a loop of constant trip count of their own.
+  bool Twice = false;
+  /// The body pbreaks or preturns (it ends its activity and reads
+  /// parc_self_->cur): a parfor then keeps one activity per parc_next.
+  bool Ends = false;
 };
 
 struct Construct {
