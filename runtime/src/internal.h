@@ -278,6 +278,7 @@ typedef struct parc_stats {
   uint64_t steals;
   uint64_t mapped;            /* mapped chunks run */
   uint64_t sleeps;
+  uint64_t splits;            /* running batches split for a hungry processor */
   /* Kill (kill.c), counted only with PARC_STATS: the "kill" record. */
   uint64_t kill_posts;        /* kills posted (constructs killed) */
   uint64_t kill_checks;       /* victim checks (parc_victim calls) */

@@ -383,15 +383,23 @@ static void help_request(void) {
     __atomic_fetch_or(&parc_kill_pending_, PARC_HELP_BIT, __ATOMIC_RELAXED);
 }
 
+static void split_running(parc_proc *p, parc_ctx *c);
+
 /* A poll saw the help request: publish the running context's private
- * descriptors, or withdraw the request if there are none (so that the polls
- * of a busy processor with nothing to share take the fast path again). */
+ * descriptors; if there are none, withdraw the request (so that the polls of
+ * a busy processor with nothing to share take the fast path again) and, if a
+ * processor is still hungry, give it half of what the running batches have
+ * not started (split_running).  One split per request: the hungry processor
+ * raises the bit again while it stays hungry. */
 void parc_help(parc_proc *p) {
   parc_ctx *c = p->cur;
-  if (c && c->npriv)
+  if (c && c->npriv) {
     parc_publish_chain(p, c);
-  else
-    __atomic_fetch_and(&parc_kill_pending_, ~PARC_HELP_BIT, __ATOMIC_RELAXED);
+    return;
+  }
+  __atomic_fetch_and(&parc_kill_pending_, ~PARC_HELP_BIT, __ATOMIC_RELAXED);
+  if (c && parc_hungry() && !parc_rt.step && !parc_kill_active())
+    split_running(p, c);
 }
 
 /* Deadlock.  A processor that found nothing in its locked re-check and is
@@ -821,6 +829,32 @@ void parc_detach_chain(parc_proc *p, parc_ctx *c) {
   }
   if (pushed)
     parc_wake_any();
+}
+
+/* Lazy splitting, the help request of WorkCrews answered from the running
+ * batch: a share claimed earlier (1/P of what remained then) may outlast
+ * every other processor's work, and without this the last share of a
+ * construct of long activities decides its end alone.  Cut the outermost
+ * batch of c that has unstarted activities (the oldest work, as thieves
+ * prefer it) at the middle of [next, end) and hand the upper half to a rep
+ * of p, which the hungry processor steals.  Called by the context running
+ * the batch, at a poll: it alone touches act.next/act.end (parc_abi.h), the
+ * activities [next, end) have not started, and the batch's accounting at its
+ * end (parc_run_batch) counts up to the new end, exactly as when an activity
+ * blocks (parc_detach_chain).  Mapped chunks stay on their processor;
+ * stepping batches (sched.c) keep their one-activity end. */
+static void split_running(parc_proc *p, parc_ctx *c) {
+  parc_batch *cut = NULL;
+  for (parc_batch *b = c->cur_act; b; b = b->outer)
+    if (b->act.next < b->act.end && !b->d->mapped)
+      cut = b;
+  if (!cut)
+    return;
+  uint64_t mid = cut->act.next + (cut->act.end - cut->act.next) / 2;
+  rep_push(p, cut->d, mid, cut->act.end);
+  cut->act.end = mid;
+  PARC_STAT_ADD(p, splits, 1);
+  parc_wake_any();
 }
 
 /* PARC_SCHED=random (sched.c): hand the unstarted activities [lo, hi) of d,
