@@ -47,12 +47,16 @@ CXX_STD = ["-std=c++17"]
 IMPLS = {
     "serial": ("serial", "{w}-serial.c", "#7f7f7f"),
     "parcc": ("parcc", "{w}.pc", "#d62728"),
+    # the same PARC programs with clang-19 as parcc's back end (--cc=clang-19):
+    # the like-for-like peer of clang/libomp, whose code for a kernel can
+    # differ from gcc's more than any runtime does (W2's loop, W7's sort)
+    "parcc-clang": ("parcc/clang", "{w}.pc", "#ff7f0e"),
     "gomp": ("gcc/libgomp", "{w}-omp.c", "#1f77b4"),
     "libomp": ("clang/libomp", "{w}-omp.c", "#17becf"),
     "tbb": ("TBB", "{w}-tbb.cpp", "#2ca02c"),
     "pthreads": ("pthreads", "{w}-pthreads.c", "#9467bd"),
 }
-PARALLEL_IMPLS = ["parcc", "gomp", "libomp", "tbb", "pthreads"]
+PARALLEL_IMPLS = ["parcc", "parcc-clang", "gomp", "libomp", "tbb", "pthreads"]
 
 
 class Workload:
@@ -76,6 +80,16 @@ class Workload:
         self.ratio = kw.get("ratio", True)
 
 
+def clang_too(configs):
+    """parcc's configurations again with the clang-19 back end, right after them."""
+    out = []
+    for c in configs:
+        out.append(c)
+        if c[0] == "parcc":
+            out.append(("parcc-clang",) + c[1:])
+    return out
+
+
 def omp(variants, env=None):
     out = []
     for impl in ("gomp", "libomp"):
@@ -87,10 +101,11 @@ def omp(variants, env=None):
 def workloads(w6_positions):
     ws = [
         Workload("W1", "w1", "fib(n), both calls parallel, no cutoff", ["32"], ["24"],
-                 [("serial", "rec", {}), ("parcc", "parblock", {})] + omp(["task"]) +
+                 clang_too([("serial", "rec", {}), ("parcc", "parblock", {})]) + omp(["task"]) +
                  [("tbb", "task_group", {})], per_act=True),
         Workload("W2", "w2", "a[i] = a[i]*3+1 over n doubles", ["10000000"], ["1000000"],
-                 [("serial", "loop", {}), ("parcc", "lparfor", {}), ("parcc", "parfor", {})] +
+                 clang_too([("serial", "loop", {}), ("parcc", "lparfor", {}),
+                            ("parcc", "parfor", {})]) +
                  omp(["static", "dynamic1"]) + [("tbb", "auto", {}), ("tbb", "simple1", {})],
                  per_act=True),
         Workload("W3", "w3", "n activities busy ~1 ms each (calibrated spin)", ["2000", "SPIN"],
@@ -112,17 +127,17 @@ def workloads(w6_positions):
         ws.append(Workload(
             "W6@%d" % pct, "w6", "search n ints, key at %d%% of the last share" % pct,
             ["20000000", str(pct)], ["2000000", str(pct)],
-            [("serial", "scan", {}), ("parcc", "pbreak", {}), ("parcc", "nobreak", {})] +
+            clang_too([("serial", "scan", {}), ("parcc", "pbreak", {})]) + [("parcc", "nobreak", {})] +
             omp(["cancel", "nocancel"], cancel_env) +
             [("tbb", "cancel", {}), ("tbb", "nocancel", {})], serial_per_p=True))
     ws += [
         Workload("W7", "w7", "quicksort of n ints, cutoff 1000", ["10000000", "1000"],
                  ["1000000", "1000"],
-                 [("serial", "rec", {}), ("parcc", "parblock", {})] + omp(["task"]) +
+                 clang_too([("serial", "rec", {}), ("parcc", "parblock", {})]) + omp(["task"]) +
                  [("tbb", "invoke", {}), ("tbb", "group", {})]),
         Workload("W8", "w8", "n-queens, parallel over columns to depth 4", ["12", "4"],
                  ["10", "4"],
-                 [("serial", "rec", {}), ("parcc", "parfor", {})] + omp(["task"]) +
+                 clang_too([("serial", "rec", {}), ("parcc", "parfor", {})]) + omp(["task"]) +
                  [("tbb", "task_group", {})]),
     ]
     return ws
@@ -151,6 +166,8 @@ def toolchains(args):
     if not os.access(parcc, os.X_OK):
         why = "%s not found" % os.path.relpath(parcc, ROOT)
     tc["parcc"] = ([parcc] + C_STD + GCC_FLAGS + inc, why)
+    tc["parcc-clang"] = ([parcc, "--cc=" + clang] + C_STD + CLANG_FLAGS + inc,
+                         why or (None if have(clang) else clang + " not found"))
     return tc
 
 
@@ -534,6 +551,15 @@ def targets(rows, procs, stat="median"):
             "%s vs %s %s" % (fmt_t(t), bsn, fmt_t(bs)))
     tp = med("W2", "parcc", "parfor", pmax)
     verdict("W2 parfor <= 2 x lparfor", tp, t and 2 * t, "%s vs %s" % (fmt_t(tp), fmt_t(t)))
+    # The same targets with clang-19 as parcc's back end, where it was run.
+    clang = any(r["impl"] == "parcc-clang" for r in rows)
+    tc = med("W2", "parcc-clang", "lparfor", pmax)
+    if clang:
+        verdict("W2 lparfor (clang-19 back end) <= 1.1 x OpenMP static", tc, bs and 1.1 * bs,
+                "%s vs %s %s" % (fmt_t(tc), bsn, fmt_t(bs)))
+        tcp = med("W2", "parcc-clang", "parfor", pmax)
+        verdict("W2 parfor (clang-19 back end) <= 2 x lparfor", tcp, tc and 2 * tc,
+                "%s vs %s" % (fmt_t(tcp), fmt_t(tc)))
     r = get("W3", "parcc", "parfor", pmax)
     ideal = r.get("ideal") if r else None
     if "W3" in present:
@@ -555,9 +581,17 @@ def targets(rows, procs, stat="median"):
                           ("tbb", "group")], pmax)
     t = med("W7", "parcc", "parblock", pmax)
     verdict("W7 <= best peer", t, bp, "%s vs %s %s" % (fmt_t(t), bpn, fmt_t(bp)))
+    if clang:
+        t = med("W7", "parcc-clang", "parblock", pmax)
+        verdict("W7 (clang-19 back end) <= best peer", t, bp,
+                "%s vs %s %s" % (fmt_t(t), bpn, fmt_t(bp)))
     bp, bpn = best("W8", [("gomp", "task"), ("libomp", "task"), ("tbb", "task_group")], pmax)
     t = med("W8", "parcc", "parfor", pmax)
     verdict("W8 <= 1.05 x best peer", t, bp and 1.05 * bp, "%s vs %s %s" % (fmt_t(t), bpn, fmt_t(bp)))
+    if clang:
+        t = med("W8", "parcc-clang", "parfor", pmax)
+        verdict("W8 (clang-19 back end) <= 1.05 x best peer", t, bp and 1.05 * bp,
+                "%s vs %s %s" % (fmt_t(t), bpn, fmt_t(bp)))
     rp, rs = get("W2", "parcc", "parfor", pmax), get("W2", "serial", "loop", None)
     d = (rp["rss_mb"] - rs["rss_mb"]) if rp and rs and rp.get("rss_mb") and rs.get("rss_mb") else None
     verdict("W2 parfor peak RSS <= serial + 16 MB", d, 16 if d is not None else None,
