@@ -10,7 +10,13 @@
  * checked by each arrival and, once a barrier is in use (bar_used), by every
  * termination.  The last arrival readies all waiters at once, batched per
  * processor (parc_ready_list), so `parfor N { sync; }` is O(N): no waiter
- * ever re-checks, unlike MAXI's yield loop (5.4).  Arrivals of generation
+ * ever re-checks, unlike MAXI's yield loop (5.4).  The release writes no
+ * waiter: a waiter knows it was released by the generation (wait_gen !=
+ * bar_gen) and takes itself out of the blocked registry when it runs again,
+ * so at P = 1 the whole queue moves to the ready list in O(1), and at P > 1
+ * the release reads each waiter once (its target processor).  A walk over
+ * a thousand waiters, each on a stack page of its own, cost about as much as
+ * resuming them.  Arrivals of generation
  * g+1 can only come after g's release, so the two counters never mix; the
  * second one keeps a late reader of the parity (the release condition
  * checked by a finisher) from seeing a counter being refilled.
@@ -28,19 +34,30 @@ void parc_bar_check_locked(parc_drt *d, parc_ctx **wake) {
   /* seq_cst load: pairs with the parent's lock-free seq_cst decrement. */
   if (a == 0 || a != __atomic_load_n(&d->unfinished, __ATOMIC_SEQ_CST))
     return;
-  parc_ctx *list = d->bar_head;
-  for (parc_ctx *c = list; c; c = c->next) {
-    parc_unregister_blocked(c);
-    c->wait_kind = PARC_WAIT_NONE;
-  }
+  parc_ctx *list = d->bar_head, *tail = d->bar_tail;
+  uint64_t n = d->bar_nq;
   d->bar_head = d->bar_tail = NULL;
+  d->bar_nq = 0;
   d->arrived[g & 1] = 0;
-  d->bar_gen = g + 1;
+  d->bar_gen = g + 1; /* releases every queued waiter (parc_bar_queued) */
+  if (!list)
+    return;
+  if (parc_rt.single) { /* one ready list: splice the queue as it is */
+    parc_ready_chain(list, tail, n);
+    return;
+  }
   /* Append to *wake (the caller may hold other waiters). */
   parc_ctx **t = wake;
   while (*t)
     t = &(*t)->next;
   *t = list;
+}
+
+/* c is registered as waiting at sync (wait_kind == PARC_WAIT_SYNC) and the
+ * caller holds its descriptor's lock: is c still in the queue, rather than
+ * released and not yet run? */
+int parc_bar_queued(const parc_ctx *c) {
+  return c->wait_gen == ((const parc_drt *)c->wait_obj)->bar_gen;
 }
 
 /* Precondition: c waits in d's barrier, d->lock held.  Used by kill delivery:
@@ -56,6 +73,7 @@ void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c) {
   else
     d->bar_tail = c->wprev;
   c->next = c->wprev = NULL;
+  d->bar_nq--;
   d->arrived[d->bar_gen & 1]--;
 }
 
@@ -98,7 +116,9 @@ void parc_sync(parc_act *self) {
   else
     d->bar_head = c;
   d->bar_tail = c;
+  d->bar_nq++;
   c->wait_kind = PARC_WAIT_SYNC;
+  c->wait_gen = gen;
   c->wait_obj = d;
   c->wait_lock = &d->lock;
   c->wake_killed = 0;
@@ -113,6 +133,9 @@ void parc_sync(parc_act *self) {
     parc_unwind(b);
   }
   parc_park(p, &d->lock);
+  if (c->reg) { /* released by the barrier (a kill would have taken it out) */
+    parc_unregister_blocked(c);
+  }
   if (c->wake_killed)
     parc_unwind(b);
   parc_poll();

@@ -189,6 +189,7 @@ typedef struct parc_drt {
   uint64_t bar_gen;
   uint64_t arrived[2];
   struct parc_ctx *bar_head, *bar_tail;
+  uint64_t bar_nq;            /* contexts in the queue */
 
   /* Kill state (kill.c). */
   int killflag;               /* CAS 0 -> 1 by the one poster of this kill */
@@ -241,9 +242,15 @@ typedef struct parc_ctx {
   struct parc_ctx *wprev;     /* barrier or semaphore queue: previous waiter, so
                                  that kill delivery unlinks a victim in O(1) */
 
-  /* Blocked registry (under last->blocked_lock), for kill delivery. */
+  /* Blocked registry (under reg->blocked_lock), for kill delivery.  A
+   * context released by a barrier stays registered until it runs again and
+   * takes itself out (parc_sync): the release does not touch it. */
+  struct parc_proc *reg;      /* the registry holding it, or NULL */
   struct parc_ctx *bnext, *bprev;
-  int wait_kind;              /* enum parc_wait, under the wait object's lock */
+  int wait_kind;              /* enum parc_wait, under the wait object's lock
+                                 (and, when it is cleared by a context released
+                                 by a barrier, under reg->blocked_lock) */
+  uint64_t wait_gen;          /* sync: the barrier generation waited for */
   void *wait_obj;             /* parc_drt* (sync) or semaphore (sem) */
   parc_spin *wait_lock;       /* the lock protecting wait_obj's queue */
   int wake_killed;            /* woken by a kill, not by V/barrier release */
@@ -419,6 +426,7 @@ PARC_INTERNAL void parc_procs_init(void);
 PARC_INTERNAL void parc_procs_start(void);
 PARC_INTERNAL void parc_ready(parc_ctx *c);
 PARC_INTERNAL void parc_ready_list(parc_ctx *head);
+PARC_INTERNAL void parc_ready_chain(parc_ctx *first, parc_ctx *last, uint64_t n);
 PARC_INTERNAL void parc_park(parc_proc *p, parc_spin *unlock);
 PARC_INTERNAL void parc_wake_any(void);
 PARC_INTERNAL void parc_wake_proc(parc_proc *q);
@@ -444,6 +452,7 @@ PARC_INTERNAL void parc_detach_chain(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_post_mapped(parc_drt *d, int except);
 PARC_INTERNAL void parc_register_blocked(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_unregister_blocked(parc_ctx *c);
+PARC_INTERNAL int parc_bar_queued(const parc_ctx *c);
 PARC_INTERNAL void parc_defer(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi);
 PARC_INTERNAL parc_ctx *parc_root_ctx(void);
 

@@ -80,7 +80,10 @@
  * Delivery to blocked victims.  A context blocked in sync or parc_P is
  * registered in its processor's blocked list while it is queued (registered
  * under the wait object's lock, unregistered by whoever dequeues it under the
- * same lock).  The poster locks a blocked list, and for each victim
+ * same lock; a barrier's waiters are released by the generation and
+ * unregister themselves when they run again, so the poster skips a
+ * registered waiter whose barrier has moved on: it unwinds at its next
+ * poll).  The poster locks a blocked list, and for each victim
  * trylocks the object's lock (lock order is object -> blocked list, so the
  * poster must not wait: on failure it drops everything and retries), takes it
  * out of the queue (undoing its barrier arrival), marks it wake_killed and
@@ -259,6 +262,12 @@ static void deliver(void) {
         sched_yield();
         goto retry;
       }
+      if (c->wait_kind == PARC_WAIT_SYNC && !parc_bar_queued(c)) {
+        /* Released by its barrier, not yet run: it takes itself out of the
+         * registry when it runs, and unwinds at its next poll. */
+        parc_spin_unlock(c->wait_lock);
+        continue;
+      }
       if (c->wait_kind == PARC_WAIT_SYNC)
         parc_bar_cancel_locked(c->wait_obj, c);
       else
@@ -272,6 +281,7 @@ static void deliver(void) {
       if (c->bnext)
         c->bnext->bprev = c->bprev;
       c->bnext = c->bprev = NULL;
+      c->reg = NULL;
       parc_spin_unlock(c->wait_lock);
       c->next = wake;
       wake = c;

@@ -513,8 +513,50 @@ void parc_ready(parc_ctx *c) {
     parc_wake_any(); /* q may be busy for long; an idle processor may take it */
 }
 
-/* Ready a chain (linked by ->next) of contexts, batching per processor. */
+/* P == 1: ready the chain first..last of n contexts (linked by ->next) as it
+ * is, in O(1) (a barrier release, barrier.c). */
+void parc_ready_chain(parc_ctx *first, parc_ctx *last, uint64_t n) {
+  ready_push(&parc_rt.procs[0], first, last, (int)n, (int)n);
+}
+
+enum { READY_GROUPS = 8 };
+
+/* Ready a chain (linked by ->next) of contexts, batching per processor: in
+ * one pass over the chain when P <= READY_GROUPS (a barrier release walks a
+ * thousand waiters, each on a stack page of its own), else one pass per
+ * target processor. */
 void parc_ready_list(parc_ctx *head) {
+  if (parc_rt.P <= READY_GROUPS) {
+    parc_ctx *first[READY_GROUPS], *last[READY_GROUPS];
+    int n[READY_GROUPS], unpinned[READY_GROUPS];
+    for (int k = 0; k < parc_rt.P; k++)
+      first[k] = NULL;
+    for (parc_ctx *c = head, *nx; c; c = nx) {
+      nx = c->next;
+      int k = ready_target(c)->id;
+      if (first[k]) {
+        last[k]->next = c;
+      } else {
+        first[k] = c;
+        n[k] = unpinned[k] = 0;
+      }
+      last[k] = c;
+      n[k]++;
+      unpinned[k] += c->pin < 0;
+    }
+    for (int k = 0; k < parc_rt.P; k++) {
+      if (!first[k])
+        continue;
+      parc_proc *q = &parc_rt.procs[k];
+      ready_push(q, first[k], last[k], n[k], unpinned[k]);
+      if (!parc_rt.single) {
+        parc_wake_proc(q);
+        if (unpinned[k] > 1)
+          parc_wake_any();
+      }
+    }
+    return;
+  }
   while (head) {
     parc_proc *q = ready_target(head);
     parc_ctx *first = NULL, *last = NULL, *rest = NULL, **rt = &rest;
@@ -1085,12 +1127,16 @@ void parc_register_blocked(parc_proc *p, parc_ctx *c) {
     p->blocked->bprev = c;
   p->blocked = c;
   c->last = p;
+  c->reg = p;
   unlock_if(&p->blocked_lock);
 }
 
-/* Precondition: as parc_register_blocked; c->last is the registry. */
+/* Precondition: as parc_register_blocked (the caller holds the wait
+ * object's lock), or c is a context released by a barrier that runs again
+ * and takes itself out (parc_sync; kill delivery reads wait_kind under the
+ * registry's lock).  c->reg is the registry: c->last moves when c runs. */
 void parc_unregister_blocked(parc_ctx *c) {
-  parc_proc *p = c->last;
+  parc_proc *p = c->reg;
   lock_if(&p->blocked_lock);
   if (c->bprev)
     c->bprev->bnext = c->bnext;
@@ -1099,6 +1145,8 @@ void parc_unregister_blocked(parc_ctx *c) {
   if (c->bnext)
     c->bnext->bprev = c->bprev;
   c->bnext = c->bprev = NULL;
+  c->reg = NULL;
+  c->wait_kind = PARC_WAIT_NONE;
   unlock_if(&p->blocked_lock);
 }
 
