@@ -24,28 +24,42 @@
  * A killed waiter (kill.c) is taken out of the queue and its arrival undone;
  * it then unwinds and terminates, which counts it as arrived.
  */
+#include <string.h>
+
 #include "internal.h"
 
 /* Precondition: d->lock held (or P == 1).  If generation g is complete,
  * move its waiters onto *wake (to be readied after unlocking). */
+/* The queue a waiter registered on processor p goes to. */
+static inline int bar_queue(const parc_proc *p) {
+  return p->id < PARC_BAR_QUEUES ? p->id : PARC_BAR_QUEUES;
+}
+
 void parc_bar_check_locked(parc_drt *d, parc_ctx **wake) {
   uint64_t g = d->bar_gen;
   uint64_t a = d->arrived[g & 1];
   /* seq_cst load: pairs with the parent's lock-free seq_cst decrement. */
   if (a == 0 || a != __atomic_load_n(&d->unfinished, __ATOMIC_SEQ_CST))
     return;
-  parc_ctx *list = d->bar_head, *tail = d->bar_tail;
-  uint64_t n = d->bar_nq;
-  d->bar_head = d->bar_tail = NULL;
-  d->bar_nq = 0;
   d->arrived[g & 1] = 0;
   d->bar_gen = g + 1; /* releases every queued waiter (parc_bar_queued) */
+  /* Queue k < PARC_BAR_QUEUES holds contexts that blocked on processor k:
+   * pinned ones are pinned to k, the others last ran on k, so k is where
+   * parc_ready would put each of them.  Ready it as it is, in O(1). */
+  int top = parc_rt.P < PARC_BAR_QUEUES ? parc_rt.P : PARC_BAR_QUEUES;
+  for (int k = 0; k < top; k++) {
+    parc_ctx *list = d->bq_head[k];
+    if (!list)
+      continue;
+    parc_ready_chain(&parc_rt.procs[k], list, d->bq_tail[k], d->bq_n[k], d->bq_unpinned[k]);
+    d->bq_head[k] = d->bq_tail[k] = NULL;
+    d->bq_n[k] = d->bq_unpinned[k] = 0;
+  }
+  parc_ctx *list = d->bq_head[PARC_BAR_QUEUES];
   if (!list)
     return;
-  if (parc_rt.single) { /* one ready list: splice the queue as it is */
-    parc_ready_chain(list, tail, n);
-    return;
-  }
+  d->bq_head[PARC_BAR_QUEUES] = d->bq_tail[PARC_BAR_QUEUES] = NULL;
+  d->bq_n[PARC_BAR_QUEUES] = d->bq_unpinned[PARC_BAR_QUEUES] = 0;
   /* Append to *wake (the caller may hold other waiters). */
   parc_ctx **t = wake;
   while (*t)
@@ -64,16 +78,18 @@ int parc_bar_queued(const parc_ctx *c) {
  * O(1) through the queue's back links (wprev), so waking every waiter of a
  * large barrier is linear, not quadratic. */
 void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c) {
+  int k = bar_queue(c->reg); /* registered where it blocked */
   if (c->wprev)
     c->wprev->next = c->next;
   else
-    d->bar_head = c->next;
+    d->bq_head[k] = c->next;
   if (c->next)
     c->next->wprev = c->wprev;
   else
-    d->bar_tail = c->wprev;
+    d->bq_tail[k] = c->wprev;
   c->next = c->wprev = NULL;
-  d->bar_nq--;
+  d->bq_n[k]--;
+  d->bq_unpinned[k] -= c->pin < 0;
   d->arrived[d->bar_gen & 1]--;
 }
 
@@ -95,6 +111,12 @@ void parc_sync(parc_act *self) {
     parc_spin_lock(&d->lock);
   /* seq_cst store, then parc_bar_check_locked's seq_cst load of unfinished:
    * the Dekker pair with the parent's lock-free termination (descriptor.c). */
+  if (!__atomic_load_n(&d->bar_used, __ATOMIC_RELAXED)) { /* the first arrival */
+    memset(d->bq_head, 0, sizeof d->bq_head);
+    memset(d->bq_tail, 0, sizeof d->bq_tail);
+    memset(d->bq_n, 0, sizeof d->bq_n);
+    memset(d->bq_unpinned, 0, sizeof d->bq_unpinned);
+  }
   __atomic_store_n(&d->bar_used, 1, __ATOMIC_SEQ_CST);
   uint64_t gen = d->bar_gen;
   d->arrived[gen & 1]++;
@@ -109,14 +131,16 @@ void parc_sync(parc_act *self) {
     parc_poll();
     return;
   }
+  int k = bar_queue(p);
   c->next = NULL;
-  c->wprev = d->bar_tail;
-  if (d->bar_tail)
-    d->bar_tail->next = c;
+  c->wprev = d->bq_tail[k];
+  if (d->bq_tail[k])
+    d->bq_tail[k]->next = c;
   else
-    d->bar_head = c;
-  d->bar_tail = c;
-  d->bar_nq++;
+    d->bq_head[k] = c;
+  d->bq_tail[k] = c;
+  d->bq_n[k]++;
+  d->bq_unpinned[k] += c->pin < 0;
   c->wait_kind = PARC_WAIT_SYNC;
   c->wait_gen = gen;
   c->wait_obj = d;

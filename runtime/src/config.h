@@ -55,6 +55,13 @@
 #define PARC_LOCK_SPINS 128
 #endif
 
+/* A barrier keeps its waiters in one queue per processor for processors
+ * 0 .. PARC_BAR_QUEUES-1 (and one for the others), so that its release
+ * moves each queue to its processor's ready list without walking it. */
+#ifndef PARC_BAR_QUEUES
+#define PARC_BAR_QUEUES 4
+#endif
+
 /* When a batch is taken from a descriptor whose barrier already has
  * arrivals (MAXI 5.4), create up to this many envelopes in one mmap. */
 #ifndef PARC_ENV_BATCH_MAX

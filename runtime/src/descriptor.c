@@ -132,7 +132,6 @@ static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, 
   d->bar_used = 0;
   d->bar_gen = 0;
   d->arrived[0] = d->arrived[1] = 0;
-  d->bar_head = d->bar_tail = NULL;
   d->killflag = 0;
   d->preturn_claimed = 0;
   d->dead = 0;

@@ -188,8 +188,11 @@ typedef struct parc_drt {
   int bar_used;
   uint64_t bar_gen;
   uint64_t arrived[2];
-  struct parc_ctx *bar_head, *bar_tail;
-  uint64_t bar_nq;            /* contexts in the queue */
+  /* The waiters, one FIFO per processor 0 .. PARC_BAR_QUEUES-1 (where
+   * they blocked, which is where they are readied) and one for the rest;
+   * set up by the first arrival (bar_used 0 -> 1). */
+  struct parc_ctx *bq_head[PARC_BAR_QUEUES + 1], *bq_tail[PARC_BAR_QUEUES + 1];
+  uint32_t bq_n[PARC_BAR_QUEUES + 1], bq_unpinned[PARC_BAR_QUEUES + 1];
 
   /* Kill state (kill.c). */
   int killflag;               /* CAS 0 -> 1 by the one poster of this kill */
@@ -426,7 +429,8 @@ PARC_INTERNAL void parc_procs_init(void);
 PARC_INTERNAL void parc_procs_start(void);
 PARC_INTERNAL void parc_ready(parc_ctx *c);
 PARC_INTERNAL void parc_ready_list(parc_ctx *head);
-PARC_INTERNAL void parc_ready_chain(parc_ctx *first, parc_ctx *last, uint64_t n);
+PARC_INTERNAL void parc_ready_chain(parc_proc *q, parc_ctx *first, parc_ctx *last, uint32_t n,
+                                   uint32_t unpinned);
 PARC_INTERNAL void parc_park(parc_proc *p, parc_spin *unlock);
 PARC_INTERNAL void parc_wake_any(void);
 PARC_INTERNAL void parc_wake_proc(parc_proc *q);

@@ -513,10 +513,18 @@ void parc_ready(parc_ctx *c) {
     parc_wake_any(); /* q may be busy for long; an idle processor may take it */
 }
 
-/* P == 1: ready the chain first..last of n contexts (linked by ->next) as it
- * is, in O(1) (a barrier release, barrier.c). */
-void parc_ready_chain(parc_ctx *first, parc_ctx *last, uint64_t n) {
-  ready_push(&parc_rt.procs[0], first, last, (int)n, (int)n);
+/* Ready the chain first..last of n contexts (linked by ->next, `unpinned`
+ * of them not pinned), all of which belong on q, in O(1): a barrier
+ * release (barrier.c), which holds the descriptor's lock (ready_lock and
+ * idle_mu are never held while a descriptor lock is taken). */
+void parc_ready_chain(parc_proc *q, parc_ctx *first, parc_ctx *last, uint32_t n,
+                      uint32_t unpinned) {
+  ready_push(q, first, last, (int)n, (int)unpinned);
+  if (!parc_rt.single) {
+    parc_wake_proc(q);
+    if (unpinned > 1)
+      parc_wake_any();
+  }
 }
 
 enum { READY_GROUPS = 8 };

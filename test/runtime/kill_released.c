@@ -16,6 +16,7 @@
 // RUN: %run-1 %t | %FileCheck %s --check-prefixes=CHECK,ONE
 // RUN: %run-2 %t | %FileCheck %s
 // RUN: %run-4 %t | %FileCheck %s
+// RUN: %run-8 %t | %FileCheck %s
 // RUN: env PARC_KILL=bottomup %run-1 %t | %FileCheck %s --check-prefixes=CHECK,ONE
 // ONE: round 0 before=200 after=0
 // CHECK: round 49 before=200
