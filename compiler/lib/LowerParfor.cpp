@@ -137,9 +137,11 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
     Defs += "  uint64_t parc_k_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n" +
             Iter("    ", "parc_k_") + O.activityText(A) + "  }\n}\n";
-  } else if (Polls && A.Twice) {
+  } else if (A.Twice) {
     // A brief body written twice: full blocks of PARC_BLOCK iterations,
-    // then the rest, with a poll between blocks.
+    // then the rest, with a poll between blocks (none under
+    // -fno-parc-polls: the same loops, so that the two builds differ by
+    // the poll alone and its cost can be measured).
     Defs += "  uint64_t parc_k_, parc_j_, parc_hi_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n"
             "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
@@ -147,8 +149,8 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
             "    for (;;) {\n" +
             Blocks("      ", "parc_j_", "parc_hi_", "parc_hi_ - parc_j_ >= PARC_BLOCK") +
             "      if (parc_j_ == parc_hi_)\n"
-            "        break;\n"
-            "      parc_poll();\n"
+            "        break;\n" +
+            (Polls ? "      parc_poll();\n" : "") +
             "    }\n  }\n}\n";
   } else if (Polls && A.Brief) {
     // A brief body that may not be written twice: the chunk still polls
