@@ -219,7 +219,6 @@ void parc_procs_init(void) {
     pthread_cond_init(&p->idle_cv, NULL);
   }
   parc_rt.procs = procs;
-  root_ctx.pin = 0;
   root_ctx.last = &procs[0];
   procs[0].cur = &root_ctx;
   parc_tls_proc = &procs[0];
@@ -253,6 +252,10 @@ void parc_procs_start(void) {
   parc_proc *p0 = &parc_rt.procs[0];
   parc_pin_init();
   parc_ctx_init_native(&root_ctx);
+  /* After parc_ctx_init_native, which leaves a context unpinned: main's
+   * context stays on processor 0 (the main thread), so an idle processor
+   * never steals it from processor 0's ready list (steal_ready). */
+  root_ctx.pin = 0;
   parc_sched_ctx_make(p0, sched_entry);
   parc_sigsegv_install();
   parc_sigsegv_init_thread();
