@@ -555,17 +555,10 @@ void parc_ready_list(parc_ctx *head) {
       n[k]++;
       unpinned[k] += c->pin < 0;
     }
-    for (int k = 0; k < parc_rt.P; k++) {
-      if (!first[k])
-        continue;
-      parc_proc *q = &parc_rt.procs[k];
-      ready_push(q, first[k], last[k], n[k], unpinned[k]);
-      if (!parc_rt.single) {
-        parc_wake_proc(q);
-        if (unpinned[k] > 1)
-          parc_wake_any();
-      }
-    }
+    for (int k = 0; k < parc_rt.P; k++)
+      if (first[k])
+        parc_ready_chain(&parc_rt.procs[k], first[k], last[k], (uint32_t)n[k],
+                         (uint32_t)unpinned[k]);
     return;
   }
   while (head) {
@@ -589,12 +582,7 @@ void parc_ready_list(parc_ctx *head) {
       }
     }
     *rt = NULL;
-    ready_push(q, first, last, n, unpinned);
-    if (!parc_rt.single) {
-      parc_wake_proc(q);
-      if (unpinned > 1)
-        parc_wake_any();
-    }
+    parc_ready_chain(q, first, last, (uint32_t)n, (uint32_t)unpinned);
     head = rest;
   }
 }
@@ -833,22 +821,34 @@ static void rep_free(parc_proc *p, parc_rep *r) {
   p->rep_free_n++;
 }
 
-/* Append a rep [lo, hi) of d to p's list (newest at head). */
-static void rep_push(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi) {
+/* Put the chain first..last of n reps (linked by next/prev, first->prev
+ * NULL) at the head of p's list, first becoming the head. */
+static void reps_push(parc_proc *p, parc_rep *first, parc_rep *last, int n) {
+  lock_if(&p->lock);
+  last->next = p->rhead;
+  if (p->rhead)
+    p->rhead->prev = last;
+  else
+    p->rtail = last;
+  p->rhead = first;
+  work_add(p, n);
+  unlock_if(&p->lock);
+}
+
+/* A new rep [lo, hi) of d, not yet linked. */
+static parc_rep *rep_new(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi) {
   parc_rep *r = rep_alloc(p);
   r->d = d;
   r->lo = lo;
   r->hi = hi;
-  r->prev = NULL;
-  lock_if(&p->lock);
-  r->next = p->rhead;
-  if (p->rhead)
-    p->rhead->prev = r;
-  else
-    p->rtail = r;
-  p->rhead = r;
-  work_add(p, 1);
-  unlock_if(&p->lock);
+  r->next = r->prev = NULL;
+  return r;
+}
+
+/* Append a rep [lo, hi) of d to p's list (newest at head). */
+static void rep_push(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi) {
+  parc_rep *r = rep_new(p, d, lo, hi);
+  reps_push(p, r, r, 1);
 }
 
 static void rep_unlink_locked(parc_proc *p, parc_rep *r) {
@@ -881,11 +881,7 @@ void parc_detach_chain(parc_proc *p, parc_ctx *c) {
     /* A stepping batch's real end is step_end (sched.c). */
     uint64_t end = parc_rt.step ? b->step_end : b->act.end;
     if (b->act.next < end) {
-      parc_rep *r = rep_alloc(p);
-      r->d = b->d;
-      r->lo = b->act.next;
-      r->hi = end;
-      r->next = NULL;
+      parc_rep *r = rep_new(p, b->d, b->act.next, end);
       r->prev = last;
       if (last)
         last->next = r;
@@ -900,15 +896,7 @@ void parc_detach_chain(parc_proc *p, parc_ctx *c) {
   }
   if (!n)
     return;
-  lock_if(&p->lock);
-  last->next = p->rhead;
-  if (p->rhead)
-    p->rhead->prev = last;
-  else
-    p->rtail = last;
-  p->rhead = first;
-  work_add(p, n);
-  unlock_if(&p->lock);
+  reps_push(p, first, last, n);
   parc_wake_any();
 }
 
