@@ -55,6 +55,14 @@
 
 #include "internal.h"
 
+/* The guided share of rem >= 1 unclaimed activities, ceil(rem / P) (MAXI
+ * 5.2), with no division when rem <= P (the small constructs of recursive
+ * programs). */
+static inline uint64_t guided_share(uint64_t rem) {
+  uint64_t P = (uint64_t)parc_rt.P;
+  return rem <= P ? 1 : rem / P + (rem % P != 0);
+}
+
 /* The parent's claims after its first share (P > 1).  Every other claimer
  * (thieves, the home processor's get_work) claims with d->home->lock held, so
  * under that lock the parent can claim with a plain load and store, and
@@ -66,13 +74,13 @@ static uint64_t parent_claim(parc_drt *d, uint64_t *lo) {
   if (__atomic_load_n(&d->claimed, __ATOMIC_RELAXED) >= count)
     return 0;
   int all = parc_kill_active() && parc_victim(d);
-  uint64_t P = (uint64_t)parc_rt.P, n = 0;
+  uint64_t n = 0;
   parc_proc *h = d->home;
   parc_spin_lock(&h->lock);
   uint64_t c = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
   uint64_t rem = count - c;
   if (rem) {
-    n = all ? rem : rem / P + (rem % P != 0);
+    n = all ? rem : guided_share(rem);
     /* relaxed store under the lock: every claimer holds it (see "Claim"). */
     __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
     *lo = c;
@@ -99,12 +107,10 @@ static uint64_t private_claim(parc_ctx *c, parc_drt *d, uint64_t *lo) {
     parc_publish_chain(c->last, c);
     return parent_claim(d, lo);
   }
-  uint64_t count = d->count, P = (uint64_t)parc_rt.P;
+  uint64_t count = d->count;
   uint64_t cl = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
   uint64_t rem = count - cl;
-  uint64_t n = PARC_UNLIKELY(parc_kill_active()) && parc_victim(d) ? rem
-               : rem <= P                                        ? 1
-                                                                 : rem / P + (rem % P != 0);
+  uint64_t n = PARC_UNLIKELY(parc_kill_active()) && parc_victim(d) ? rem : guided_share(rem);
   __atomic_store_n(&d->claimed, cl + n, __ATOMIC_RELAXED);
   *lo = cl;
   if (cl + n == count) {
@@ -156,10 +162,10 @@ uint64_t parc_claim(parc_drt *d, uint64_t *lo) {
   }
   /* relaxed: the home lock orders all claims (see "Claim"). */
   uint64_t c = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
-  uint64_t rem = count - c, P = (uint64_t)parc_rt.P;
+  uint64_t rem = count - c;
   if (rem == 0)
     return 0;
-  uint64_t n = parc_kill_active() && parc_victim(d) ? rem : rem / P + (rem % P != 0);
+  uint64_t n = parc_kill_active() && parc_victim(d) ? rem : guided_share(rem);
   __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
   *lo = c;
   return n;
@@ -322,12 +328,7 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   b.self_ended = 0;
   b.deferred = 0;
   c->cur_act = &b;
-  if (parc_rt.single) {
-    n = count;
-  } else {
-    uint64_t P = (uint64_t)parc_rt.P;
-    n = count <= P ? 1 : count / P + (count % P != 0); /* no division for small constructs */
-  }
+  n = parc_rt.single ? count : guided_share(count);
   d->claimed = n;
   if (n < count) {
     if (lazy_ok(d)) {
