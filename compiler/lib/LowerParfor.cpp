@@ -126,6 +126,16 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
            "} else {\n" + Pad + "  for (; " + J + " < " + Hi + "; " + J + "++) {\n" +
            Iter(In.c_str(), J) + O.activityText(A) + Pad + "  }\n" + Pad + "}\n";
   };
+  // An lparfor's body function: each chunk k of the batch runs iterations
+  // [parc_j_, parc_hi_) in Loop (declaring Vars beside the indices).
+  auto Chunks = [&](const char *Vars, const std::string &Loop) {
+    return std::string("  uint64_t parc_k_, parc_j_, parc_hi_") + Vars +
+           ";\n"
+           "  while (parc_next(parc_self_, &parc_k_)) {\n"
+           "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
+           "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n" +
+           Loop + "  }\n}\n";
+  };
   if (!Light && Polls && A.Twice && !A.Ends) {
     // Brief activities that do not end themselves: a block of them per
     // parc_next_block (parc_abi.h, "Blocks of activities").
@@ -142,40 +152,28 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
     // then the rest, with a poll between blocks (none under
     // -fno-parc-polls: the same loops, so that the two builds differ by
     // the poll alone and its cost can be measured).
-    Defs += "  uint64_t parc_k_, parc_j_, parc_hi_;\n"
-            "  while (parc_next(parc_self_, &parc_k_)) {\n"
-            "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
-            "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
-            "    for (;;) {\n" +
-            Blocks("      ", "parc_j_", "parc_hi_", "parc_hi_ - parc_j_ >= PARC_BLOCK") +
-            "      if (parc_j_ == parc_hi_)\n"
-            "        break;\n" +
-            (Polls ? "      parc_poll();\n" : "") +
-            "    }\n  }\n}\n";
+    Defs += Chunks("", "    for (;;) {\n" +
+                           Blocks("      ", "parc_j_", "parc_hi_", "parc_hi_ - parc_j_ >= PARC_BLOCK") +
+                           "      if (parc_j_ == parc_hi_)\n"
+                           "        break;\n" +
+                           (Polls ? "      parc_poll();\n" : "") + "    }\n");
   } else if (Polls && A.Brief) {
     // A brief body that may not be written twice: the chunk still polls
     // once per block, in one loop of variable trip count.
-    Defs += "  uint64_t parc_k_, parc_j_, parc_hi_, parc_stop_;\n"
-            "  while (parc_next(parc_self_, &parc_k_)) {\n"
-            "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
-            "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
-            "    for (;;) {\n"
-            "      parc_stop_ = parc_hi_ - parc_j_ > PARC_BLOCK ? parc_j_ + PARC_BLOCK : parc_hi_;\n"
-            "      for (; parc_j_ < parc_stop_; parc_j_++) {\n" +
-            Iter("        ", "parc_j_") + O.activityText(A) +
-            "      }\n"
-            "      if (parc_j_ == parc_hi_)\n"
-            "        break;\n"
-            "      parc_poll();\n"
-            "    }\n  }\n}\n";
+    Defs += Chunks(", parc_stop_",
+                   "    for (;;) {\n"
+                   "      parc_stop_ = parc_hi_ - parc_j_ > PARC_BLOCK ? parc_j_ + PARC_BLOCK : parc_hi_;\n"
+                   "      for (; parc_j_ < parc_stop_; parc_j_++) {\n" +
+                       Iter("        ", "parc_j_") + O.activityText(A) +
+                       "      }\n"
+                       "      if (parc_j_ == parc_hi_)\n"
+                       "        break;\n"
+                       "      parc_poll();\n"
+                       "    }\n");
   } else {
-    Defs += "  uint64_t parc_k_, parc_j_, parc_hi_;\n"
-            "  while (parc_next(parc_self_, &parc_k_)) {\n"
-            "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
-            "    parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);\n"
-            "    for (; parc_j_ < parc_hi_; parc_j_++) {\n" +
-            Iter("      ", "parc_j_") + (Polls ? "      parc_poll();\n" : "") +
-            O.activityText(A) + "    }\n  }\n}\n";
+    Defs += Chunks("", "    for (; parc_j_ < parc_hi_; parc_j_++) {\n" +
+                           Iter("      ", "parc_j_") + (Polls ? "      parc_poll();\n" : "") +
+                           O.activityText(A) + "    }\n");
   }
 
   std::string Sx = O.suffix(C);
