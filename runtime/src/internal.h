@@ -456,6 +456,7 @@ PARC_INTERNAL void parc_detach_chain(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_post_mapped(parc_drt *d, int except);
 PARC_INTERNAL void parc_register_blocked(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_unregister_blocked(parc_ctx *c);
+PARC_INTERNAL void parc_unregister_blocked_locked(parc_ctx *c);
 PARC_INTERNAL int parc_bar_queued(const parc_ctx *c);
 PARC_INTERNAL void parc_defer(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi);
 PARC_INTERNAL parc_ctx *parc_root_ctx(void);

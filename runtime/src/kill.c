@@ -272,16 +272,8 @@ static void deliver(void) {
         parc_bar_cancel_locked(c->wait_obj, c);
       else
         parc_sem_cancel_locked(c->wait_obj, c);
-      c->wait_kind = PARC_WAIT_NONE;
       c->wake_killed = 1;
-      if (c->bprev)
-        c->bprev->bnext = c->bnext;
-      else
-        q->blocked = c->bnext;
-      if (c->bnext)
-        c->bnext->bprev = c->bprev;
-      c->bnext = c->bprev = NULL;
-      c->reg = NULL;
+      parc_unregister_blocked_locked(c); /* c->reg == q */
       parc_spin_unlock(c->wait_lock);
       c->next = wake;
       wake = c;

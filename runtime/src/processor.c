@@ -1137,6 +1137,13 @@ void parc_register_blocked(parc_proc *p, parc_ctx *c) {
 void parc_unregister_blocked(parc_ctx *c) {
   parc_proc *p = c->reg;
   lock_if(&p->blocked_lock);
+  parc_unregister_blocked_locked(c);
+  unlock_if(&p->blocked_lock);
+}
+
+/* The same with c->reg's blocked_lock already held (kill delivery). */
+void parc_unregister_blocked_locked(parc_ctx *c) {
+  parc_proc *p = c->reg;
   if (c->bprev)
     c->bprev->bnext = c->bnext;
   else
@@ -1146,7 +1153,6 @@ void parc_unregister_blocked(parc_ctx *c) {
   c->bnext = c->bprev = NULL;
   c->reg = NULL;
   c->wait_kind = PARC_WAIT_NONE;
-  unlock_if(&p->blocked_lock);
 }
 
 /* ---- Deadlock report -------------------------------------------------------------
