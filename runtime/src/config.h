@@ -68,11 +68,12 @@
 #define PARC_ENV_BATCH_MAX 64
 #endif
 
-/* Envelope pools: a processor keeps at most PARC_POOL_LOCAL free envelopes;
- * beyond that it moves PARC_POOL_MOVE of them to a shared pool, from which a
- * processor with an empty pool takes up to PARC_POOL_MOVE before creating
- * any.  Contexts end on the processor that last resumed them, so without
- * this envelopes pile up on some processors while others keep creating. */
+/* Envelope pools: a processor keeps at most PARC_POOL_LOCAL free envelopes
+ * in its own array; beyond that it moves PARC_POOL_MOVE of them to its
+ * overflow, from which it, and then any processor with an empty pool, takes
+ * up to PARC_POOL_MOVE before creating any.  Contexts end on the processor
+ * that last resumed them, so without this envelopes pile up on some
+ * processors while others keep creating. */
 #ifndef PARC_POOL_LOCAL
 #define PARC_POOL_LOCAL 128
 #endif
@@ -114,6 +115,7 @@ _Static_assert(PARC_LOCK_SPINS >= 1, "PARC_LOCK_SPINS must be positive");
 _Static_assert(PARC_ENV_BATCH_MAX >= 1 && PARC_ENV_BATCH_MAX <= 4096, "PARC_ENV_BATCH_MAX out of range");
 _Static_assert(PARC_MAX_RANGE_KILLS >= 1, "PARC_MAX_RANGE_KILLS must be positive");
 _Static_assert(PARC_POOL_MOVE >= 1 && PARC_POOL_MOVE <= PARC_POOL_LOCAL, "PARC_POOL_MOVE out of range");
+_Static_assert(PARC_POOL_LOCAL <= 4096, "PARC_POOL_LOCAL out of range (an array in each processor)");
 _Static_assert(PARC_INBOX_INIT >= 1, "PARC_INBOX_INIT must be positive");
 
 #endif /* PARC_CONFIG_H */

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -255,8 +256,10 @@ static int batch_guard(char *map, size_t span, int n) {
 }
 
 /* Create n envelopes with one mmap (n > 1 is MAXI 5.4's "allocate the
- * envelopes for the whole batch at once"); returns them chained by ->next. */
+ * envelopes for the whole batch at once"); returns one and puts the others
+ * in p's pool, which is empty (the caller found no free envelope). */
 static parc_ctx *env_create(parc_proc *p, int n, const parc_site *site) {
+  PARC_ASSERT(p->pool_n == 0 && n <= PARC_ENV_BATCH_MAX);
   size_t span = env_span();
   char *map = mmap(NULL, span * (size_t)n, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
@@ -268,90 +271,86 @@ static parc_ctx *env_create(parc_proc *p, int n, const parc_site *site) {
   if (map == MAP_FAILED)
     env_oom(site, "map", errno);
   int guarded = n > 1 && batch_guard(map, span, n);
-  parc_ctx *head = NULL;
+  /* The pool is a stack: envelope 1 is taken next, then 2, ... */
   for (int k = n - 1; k >= 0; k--) {
     int e = guarded ? 0 : guard_page(map + (size_t)k * span);
     if (e)
       env_oom(site, "protect", e);
-    parc_ctx *c = env_carve(map, span, k);
-    c->next = head;
-    head = c;
+    if (k > 0)
+      p->pool[p->pool_n++] = env_carve(map, span, k);
   }
   PARC_STAT_ADD(p, env_created, (uint64_t)n);
-  return head;
+  return env_carve(map, span, 0);
 }
 
-/* The shared overflow pool (see PARC_POOL_LOCAL): chains of free envelopes
- * moved between processors PARC_POOL_MOVE at a time. */
-static parc_spin shared_lock;
-static parc_ctx *shared_pool;
-static int shared_n;
-
-/* Refill p's empty pool from the shared one; returns how many it got. */
-static int pool_refill(parc_proc *p) {
-  if (__atomic_load_n(&shared_n, __ATOMIC_RELAXED) == 0) /* hint; rechecked below */
+/* Take up to PARC_POOL_MOVE envelopes from q's overflow into p's empty
+ * pool; returns how many. */
+static int pool_take(parc_proc *p, parc_proc *q) {
+  if (__atomic_load_n(&q->spill_n, __ATOMIC_RELAXED) == 0) /* hint; rechecked below */
     return 0;
-  parc_spin_lock(&shared_lock);
-  parc_ctx *head = shared_pool, *c = head;
-  int n = 0;
-  while (c && n < PARC_POOL_MOVE) {
-    n++;
-    if (n == PARC_POOL_MOVE || !c->next)
-      break;
-    c = c->next;
-  }
-  if (n) {
-    shared_pool = c->next;
-    c->next = p->pool;
-    p->pool = head;
-    p->pool_n += n;
-    __atomic_store_n(&shared_n, shared_n - n, __ATOMIC_RELAXED); /* under shared_lock */
-  }
-  parc_spin_unlock(&shared_lock);
+  parc_spin_lock(&q->spill_lock);
+  int n = q->spill_n < PARC_POOL_MOVE ? q->spill_n : PARC_POOL_MOVE;
+  memcpy(p->pool + p->pool_n, q->spill + (q->spill_n - n), sizeof *p->pool * (size_t)n);
+  p->pool_n += n;
+  __atomic_store_n(&q->spill_n, q->spill_n - n, __ATOMIC_RELAXED); /* under spill_lock */
+  parc_spin_unlock(&q->spill_lock);
   return n;
+}
+
+/* Refill p's empty pool: from its own overflow first (its envelopes are
+ * warm in its cache), then from the others' (so that envelopes freed on
+ * one processor serve another before it creates any).  Returns how many. */
+static int pool_refill(parc_proc *p) {
+  int n = pool_take(p, p);
+  for (int k = 1; !n && k < parc_rt.P; k++)
+    n = pool_take(p, &parc_rt.procs[(p->id + k) % parc_rt.P]);
+  return n;
+}
+
+/* Move the PARC_POOL_MOVE envelopes longest in p's pool (the coldest) to its
+ * overflow. */
+static void pool_spill(parc_proc *p) {
+  parc_spin_lock(&p->spill_lock);
+  if (p->spill_n + PARC_POOL_MOVE > p->spill_cap) {
+    int cap = p->spill_cap ? 2 * p->spill_cap : 4 * PARC_POOL_MOVE;
+    parc_ctx **a = realloc(p->spill, sizeof *a * (size_t)cap);
+    if (!a) { /* keep them: the pool has room for a batch more (internal.h) */
+      parc_spin_unlock(&p->spill_lock);
+      return;
+    }
+    p->spill = a;
+    p->spill_cap = cap;
+  }
+  memcpy(p->spill + p->spill_n, p->pool, sizeof *p->pool * PARC_POOL_MOVE);
+  __atomic_store_n(&p->spill_n, p->spill_n + PARC_POOL_MOVE, __ATOMIC_RELAXED); /* under spill_lock */
+  parc_spin_unlock(&p->spill_lock);
+  p->pool_n -= PARC_POOL_MOVE;
+  memmove(p->pool, p->pool + PARC_POOL_MOVE, sizeof *p->pool * (size_t)p->pool_n);
 }
 
 /* An envelope for processor p.  sync_hint: the batch about to run comes from
  * a descriptor whose barrier already has arrivals, so its activities will
  * likely all block: create envelopes for the whole batch at once. */
 parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch, const parc_site *site) {
-  parc_ctx *c = p->pool;
-  if (c || pool_refill(p)) {
-    c = p->pool;
-    p->pool = c->next;
-    p->pool_n--;
-    c->next = NULL;
+  if (p->pool_n || pool_refill(p)) {
     PARC_STAT_ADD(p, env_reused, 1);
-    return c;
+    return p->pool[--p->pool_n];
   }
   int n = 1;
   if (sync_hint && batch > 1)
     n = batch > PARC_ENV_BATCH_MAX ? PARC_ENV_BATCH_MAX : (int)batch;
-  c = env_create(p, n, site);
-  p->pool = c->next;
-  p->pool_n += n - 1;
-  c->next = NULL;
-  return c;
+  return env_create(p, n, site);
 }
 
 void parc_env_put(parc_proc *p, parc_ctx *c) {
   c->cur_act = NULL;
   c->pin = -1;
-  c->next = p->pool;
-  p->pool = c;
-  if (++p->pool_n <= PARC_POOL_LOCAL || parc_rt.single)
-    return;
-  /* Move PARC_POOL_MOVE of them to the shared pool. */
-  parc_ctx *head = p->pool, *tail = head;
-  for (int i = 1; i < PARC_POOL_MOVE; i++)
-    tail = tail->next;
-  p->pool = tail->next;
-  p->pool_n -= PARC_POOL_MOVE;
-  parc_spin_lock(&shared_lock);
-  tail->next = shared_pool;
-  shared_pool = head;
-  __atomic_store_n(&shared_n, shared_n + PARC_POOL_MOVE, __ATOMIC_RELAXED); /* under shared_lock */
-  parc_spin_unlock(&shared_lock);
+  c->next = NULL;
+  if (p->pool_n == PARC_POOL_LOCAL + PARC_ENV_BATCH_MAX) /* spilling failed: out of memory */
+    parc_fatal(1, "out of memory (envelope pool)");
+  p->pool[p->pool_n++] = c;
+  if (p->pool_n > PARC_POOL_LOCAL)
+    pool_spill(p);
 }
 
 /* Processor p's scheduler context on a runtime-allocated stack (processor 0:

@@ -342,8 +342,18 @@ typedef struct parc_proc {
   parc_spin blocked_lock;
   parc_ctx *blocked;
 
-  /* Owner-only. */
-  parc_ctx *pool;             /* free envelopes */
+  /* Overflow of the envelope pool (context.c): free envelopes beyond
+   * PARC_POOL_LOCAL, taken back by this processor first, by others when
+   * theirs are empty.  A stack of pointers, grown by doubling. */
+  parc_spin spill_lock;
+  parc_ctx **spill;
+  int spill_n, spill_cap;     /* spill_n: under spill_lock, read as a hint */
+
+  /* Owner-only.  Free envelopes as an array of pointers, not a chain
+   * through the envelopes: taking, returning and moving them to or from
+   * an overflow touch no envelope's memory (each sits on a page of
+   * its own, cold by the time it is moved; context.c). */
+  parc_ctx *pool[PARC_POOL_LOCAL + PARC_ENV_BATCH_MAX];
   int pool_n;
   parc_rep *rep_free;         /* free representative records */
   int rep_free_n;
