@@ -11,12 +11,15 @@
 #      at the key positions of the MAXI paper's Figure 7 (10-90%), and the
 #      chart copied to docs/perf/bench.svg (run.py);
 #   2. issue 3's doubling check: W4 and W5 (parcc and serial) at the issue's
-#      sizes, then with twice the activities (--size W4=2000 --size W5=100,200);
+#      sizes and with twice the activities (run.py --double: W4 2000, W5
+#      100x200), interleaved in every round, three times the suite's rounds
+#      (the runs take milliseconds, and a ratio of two medians is noisier
+#      than either);
 #   3. issue 3's envelope count: PARC_STATS=1 of a parfor of 10,000
 #      independent activities at P = 1,2,4, tiny ones (w2) and ~10 us ones (w3);
 #   4. issue 4's kill latency, Table 3 and poll cost (kill.py).
-# Everything goes to test/bench/out/all/ (git-ignored): suite/, base/,
-# double/ (run.py's results.md, results.json, bench.svg), envelopes.txt,
+# Everything goes to test/bench/out/all/ (git-ignored): suite/, double/
+# (run.py's results.md, results.json, bench.svg), envelopes.txt,
 # kill.md, summary.md (issue 3's and 4's figures with targets and verdicts,
 # summary.py); a summary of what ran to stdout.  Exits non-zero when a step fails
 # (after running the others).
@@ -51,15 +54,10 @@ if [ -n "$quick" ]; then chart=; else chart=--copy-chart; fi
 python3 "$here/run.py" $quick --rounds "$rounds" --w6-pos 10,30,50,70,90 $chart \
   --out "$out/suite" || status=1
 
-step "2. doubling: W4 1000 and W5 100x100, then W4 2000 and W5 100x200"
-python3 "$here/run.py" $quick --rounds "$rounds" --only W4,W5 --impls parcc \
-  --size W4=1000 --size W5=100,100 --out "$out/base" >/dev/null || status=1
-python3 "$here/run.py" $quick --rounds "$rounds" --only W4,W5 --impls parcc \
-  --size W4=2000 --size W5=100,200 --out "$out/double" >/dev/null || status=1
-for d in base double; do
-  echo "-- $d"
-  grep '^| W[45] | parcc' "$out/$d/results.md"
-done
+step "2. doubling: W4 1000 and 2000, W5 100x100 and 100x200, interleaved"
+python3 "$here/run.py" $quick --rounds "$((3 * rounds))" --only W4,W5 --impls parcc --double \
+  --out "$out/double" >/dev/null || status=1
+grep '^| W[45]\(x2\)\? | parcc' "$out/double/results.md"
 
 step "3. envelopes: parfor of 10,000 independent activities, PARC_STATS=1"
 bins=$out/suite/bin/parcc

@@ -18,6 +18,7 @@ own cells; the rest of the run goes on.  Python 3 standard library only.
 """
 
 import argparse
+import copy
 import datetime
 import json
 import math
@@ -709,6 +710,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=None, help="rounds (default 5, --quick 2)")
     ap.add_argument("--size", action="append", default=[], metavar="W=A,B",
                     help="override a workload's size arguments, e.g. W4=2000 or W5=100,200")
+    ap.add_argument("--double", action="store_true",
+                    help="also run W4 and W5 with twice the activities (rows W4x2, W5x2: W4's n "
+                         "and W5's inner count doubled), interleaved with them in every round")
     ap.add_argument("--w6-pos", default="10,50,90", help="W6 key positions in %% of a share")
     ap.add_argument("--timeout", type=float, default=None, help="seconds per run (default 300, --quick 60)")
     ap.add_argument("--env", action="append", default=[], metavar="K=V",
@@ -753,6 +757,8 @@ def main():
             if w.prog == "w6":  # keep the key position, the last argument
                 new = new[:1] + w.full[1:]
             w.full = w.quick = new
+    if args.double:
+        ws += [doubled(w) for w in ws if w.wid in ("W4", "W5")]
     impls = set(IMPLS)
     if args.impls:
         impls = {"serial"} | {x.strip() for x in args.impls.split(",")}
@@ -891,6 +897,18 @@ def report_from(args):
         for impl, _, _ in w.configs:
             exes.setdefault((impl, w.prog), "(loaded)" if (w.prog, impl) in ran else "n/a: not run")
     return report(args, ws, impls, procs, runs, exes, meta)
+
+
+def doubled(w):
+    """W4 or W5 with twice the activities (issue 3's doubling check): W4's n,
+    W5's inner count; the same configurations, as a workload of its own so
+    that its runs interleave with the original's."""
+    d = copy.copy(w)
+    d.wid = w.wid + "x2"
+    d.title = w.title + ", twice the activities"
+    d.full = w.full[:-1] + [str(2 * int(w.full[-1]))]
+    d.quick = w.quick[:-1] + [str(2 * int(w.quick[-1]))]
+    return d
 
 
 def select(ws, only):

@@ -49,8 +49,7 @@ def row(res, wid, impl, variant, p):
 
 
 def issue3(d):
-    suite, base, double = (load(os.path.join(d, x, "results.json"))
-                           for x in ("suite", "base", "double"))
+    suite, double = (load(os.path.join(d, x, "results.json")) for x in ("suite", "double"))
     env = os.path.join(d, "envelopes.txt")
     if os.path.exists(env):
         most = {}
@@ -73,8 +72,8 @@ def issue3(d):
                 "%.4f (%.4f); %s (%s)" % (med, mn, fmt_t(r["median"]), fmt_t(r["min"])),
                 med >= 0.98, mn >= 0.98)
     for wid, acts in (("W4", "1000 -> 2000"), ("W5", "100x100 -> 100x200")):
-        for p in (base or {}).get("procs", []):
-            a, b = row(base, wid, "parcc", "parfor", p), row(double, wid, "parcc", "parfor", p)
+        for p in (double or {}).get("procs", []):
+            a, b = row(double, wid, "parcc", "parfor", p), row(double, wid + "x2", "parcc", "parfor", p)
             if a and b:
                 add("3: %s time per activity, P=%d" % (wid, p), "reported",
                     "%.2f us (%.2f us) at %s activities" % (
