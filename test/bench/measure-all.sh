@@ -14,7 +14,8 @@
 #      sizes and with twice the activities (run.py --double: W4 2000, W5
 #      100x200), interleaved in every round, three times the suite's rounds
 #      (the runs take milliseconds, and a ratio of two medians is noisier
-#      than either);
+#      than either), each run started once no other task is runnable (the
+#      suite's W4/W5 peers leave thousands of exiting threads behind);
 #   3. issue 3's envelope count: PARC_STATS=1 of a parfor of 10,000
 #      independent activities at P = 1,2,4, tiny ones (w2) and ~10 us ones (w3);
 #   4. issue 4's kill latency, Table 3 and poll cost (kill.py).
@@ -56,7 +57,7 @@ python3 "$here/run.py" $quick --rounds "$rounds" --w6-pos 10,30,50,70,90 $chart 
 
 step "2. doubling: W4 1000 and 2000, W5 100x100 and 100x200, interleaved"
 python3 "$here/run.py" $quick --rounds "$((3 * rounds))" --only W4,W5 --impls parcc --double \
-  --out "$out/double" >/dev/null || status=1
+  --wait-idle 2 --out "$out/double" >/dev/null || status=1
 grep '^| W[45]\(x2\)\? | parcc' "$out/double/results.md"
 
 step "3. envelopes: parfor of 10,000 independent activities, PARC_STATS=1"
