@@ -391,6 +391,7 @@ typedef struct parc_runtime {
   size_t page;
   int inited;
   int started;                /* atomic: workers created */
+  int running;                /* atomic: workers that reached get_work */
   parc_proc *procs;
   int nsleeping;              /* atomic */
   int nasleep;                /* atomic: processors in the condvar wait (deadlock) */

@@ -141,6 +141,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -244,6 +245,7 @@ static void *worker_main(void *arg) {
   p->sched = &p->sched_ctx;
   parc_ctx_init_native(p->sched);
   p->cur = p->sched;
+  __atomic_add_fetch(&parc_rt.running, 1, __ATOMIC_RELEASE); /* parc_procs_start waits */
   get_work(p);
   return NULL;
 }
@@ -283,6 +285,20 @@ void parc_procs_start(void) {
                  "a smaller PARC_NPROCS, or a larger address-space or thread limit, may help",
                  k, parc_rt.P, strerror(e));
   }
+  /* Wait until every worker runs its scheduler, as OpenMP's first parallel
+   * region waits for its team: pthread_create returns long before the new
+   * thread has been scheduled, pinned itself and set up its signal stack
+   * (30-70 us here), and a first construct that returned sooner left its
+   * activities, and the constructs right after it, to processor 0 alone
+   * for that long (the second chunk of an lparfor of 5 ms started 30-70 us
+   * late).  Not with more processors than CPUs: they cannot all run at
+   * once anyway, and main would wait for a thousand threads to be
+   * scheduled in turn (PARC_NPROCS=1024 on 2 CPUs: 0.9 s to start became
+   * 2-4 s). */
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  if (online >= parc_rt.P)
+    while (__atomic_load_n(&parc_rt.running, __ATOMIC_ACQUIRE) < parc_rt.P - 1)
+      sched_yield();
 }
 
 /* ---- Sleeping and waking --------------------------------------------------- */
