@@ -61,6 +61,7 @@ void parc_env_parse(void) {
   parc_rt.page = page > 0 ? (size_t)page : 4096;
 
   long online = sysconf(_SC_NPROCESSORS_ONLN);
+  parc_rt.online = online > 0 ? (int)(online > PARC_MAX_PROCS ? PARC_MAX_PROCS : online) : 0;
   int P = online > 0 ? (int)(online > PARC_MAX_PROCS ? PARC_MAX_PROCS : online) : 1;
   if ((v = getenv("PARC_NPROCS")) != NULL) {
     unsigned long long n;

@@ -392,6 +392,7 @@ typedef struct parc_runtime {
   int inited;
   int started;                /* atomic: workers created */
   int running;                /* atomic: workers that reached get_work */
+  int online;                 /* online CPUs (at most PARC_MAX_PROCS), 0 unknown */
   parc_proc *procs;
   int nsleeping;              /* atomic */
   int nasleep;                /* atomic: processors in the condvar wait (deadlock) */

@@ -141,7 +141,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -295,8 +294,7 @@ void parc_procs_start(void) {
    * once anyway, and main would wait for a thousand threads to be
    * scheduled in turn (PARC_NPROCS=1024 on 2 CPUs: 0.9 s to start became
    * 2-4 s). */
-  long online = sysconf(_SC_NPROCESSORS_ONLN);
-  if (online >= parc_rt.P)
+  if (parc_rt.online >= parc_rt.P)
     while (__atomic_load_n(&parc_rt.running, __ATOMIC_ACQUIRE) < parc_rt.P - 1)
       sched_yield();
 }
