@@ -131,6 +131,8 @@ public:
   bool VisitSwitchCase(SwitchCase *SC);
   bool VisitGotoStmt(GotoStmt *GS) {
     M.Jumps.push_back({JumpUse::Goto, GS, cur(), GS->getLabel()});
+    if (CurFn)
+      CurFn->Gotos.push_back(GS);
     return true;
   }
   bool VisitAddrLabelExpr(AddrLabelExpr *E) {

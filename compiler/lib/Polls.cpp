@@ -62,6 +62,10 @@
 //     on a shared or address-taken index all keep theirs.  A macro call in
 //     a condition is wrapped whole (`while (!atomic_load(&f))`); a loop
 //     whose condition is a constant false (`do ... while (0)`) is no loop.
+//   * backward gotos: `goto L;` to a label written before it closes a loop
+//     as much as a back-edge does (`again: ... goto again;`), so it becomes
+//     `{ parc_poll(); goto L; }`.  A forward goto needs none: every cycle
+//     has an edge that goes back in the text, a loop's or such a goto.
 //   * function entries: a brief function gets no poll (it is straight-line
 //     code of its caller, which polls).  Otherwise the poll goes before the
 //     first statement that is not brief: leading guards such as
@@ -652,6 +656,24 @@ static bool twiceSafe(Session &S, Activity &A) {
              .size() <= TwiceTokens;
 }
 
+/// `goto L;` with L written before it: `{ parc_poll(); goto L; }`.
+static void pollBackGoto(Session &S, const GotoStmt *G) {
+  const LabelStmt *LS = G->getLabel()->getStmt();
+  if (!LS || G->getGotoLoc().isMacroID() || G->getLabelLoc().isMacroID() ||
+      LS->getIdentLoc().isMacroID() || !S.inMainFile(G->getGotoLoc()) ||
+      !S.inMainFile(LS->getIdentLoc()))
+    return;
+  unsigned At = S.offset(G->getGotoLoc());
+  if (S.offset(LS->getIdentLoc()) > At)
+    return;
+  unsigned Semi;
+  tok::TokenKind Kind;
+  if (!S.tokenAt(S.endOffset(G->getLabelLoc()), Semi, Kind) || Kind != tok::semi)
+    return;
+  S.Edits.insert(At, "{ parc_poll(); ");
+  S.Edits.insert(Semi + 1, " }");
+}
+
 void insertPolls(Outliner &O) {
   Session &S = O.S;
   Planner P(S);
@@ -683,6 +705,8 @@ void insertPolls(Outliner &O) {
     for (const Stmt *L : F->Loops)
       if (!L->getBeginLoc().isMacroID() && !P.pollFree(L, *F) && !P.once(L))
         pollHead(S, L);
+    for (const GotoStmt *G : F->Gotos)
+      pollBackGoto(S, G);
   }
 }
 

@@ -131,6 +131,9 @@ struct FunctionModel {
   bool NeedsRV = false;
   /// Loops (for, while, do) in the function, construct wrappers excluded.
   std::vector<const clang::Stmt *> Loops;
+  /// goto statements in the function: a goto back to a label written before
+  /// it closes a loop, which polls like a loop back-edge (Polls.cpp).
+  std::vector<const clang::GotoStmt *> Gotos;
   /// Activities refer to the function itself (recursion through an activity).
   bool Recursive = false;
   /// Functions declared only at block scope and called from an activity.
