@@ -278,6 +278,36 @@ void checkAbiNames(Session &S) {
   }
 }
 
+/// faa on an object that is not an integer: Clang takes a float or a
+/// pointer (a pointer goes up by bytes, not elements) and GCC refuses them in
+/// the emitted C; say so at the user's faa, the same for either back end.
+class FaaChecker : public RecursiveASTVisitor<FaaChecker> {
+public:
+  explicit FaaChecker(Session &S) : S(S) {}
+  bool VisitAtomicExpr(AtomicExpr *E) {
+    if (E->getOp() != AtomicExpr::AO__atomic_fetch_add)
+      return true;
+    SourceLocation L = E->getBuiltinLoc();
+    if (!L.isMacroID() ||
+        Lexer::getImmediateMacroName(L, S.SM, S.Ctx.getLangOpts()) != "faa")
+      return true;
+    QualType T = E->getPtr()->getType();
+    if (!T->isPointerType())
+      return true; // Clang has said so already
+    QualType P = T->getPointeeType();
+    if (P->isIntegerType() && !P->isBooleanType())
+      return true;
+    SourceLocation At = S.SM.getExpansionLoc(L);
+    S.error(At, "'faa' needs a pointer to an integer object, not '%0'") << T.getAsString();
+    S.note(At, "faa atomically adds to an integer (int, unsigned, long, size_t, ...); "
+               "guard other objects with a semaphore");
+    return true;
+  }
+  Session &S;
+};
+
+void checkFaa(Session &S) { FaaChecker(S).TraverseDecl(S.Ctx.getTranslationUnitDecl()); }
+
 } // namespace
 
 bool runChecks(Session &S) {
@@ -288,6 +318,7 @@ bool runChecks(Session &S) {
   checkJumps(S);
   checkUses(S);
   checkPrototypes(S);
+  checkFaa(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
 }
 
