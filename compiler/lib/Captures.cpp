@@ -15,7 +15,7 @@
 // a void * plus the dimensions its parent measures with sizeof, and the body
 // function rebuilds the typed pointer:
 //
-//   int m[r][c];      field: void *m; uint64_t parc_dim_m_0_, parc_dim_m_1_;
+//   int m[r][c];      field: void *m; __UINT64_TYPE__ parc_dim_m_0_, parc_dim_m_1_;
 //                     init:  &m, sizeof(m) / sizeof((m)[0]), sizeof((m)[0]) / sizeof(((m)[0])[0])
 //                     body:  int (*parc_p_m_)[parc_env_->parc_dim_m_0_][parc_env_->parc_dim_m_1_]
 //                                = parc_env_->m;           uses: (*parc_p_m_)[i][j]
@@ -181,7 +181,7 @@ std::string Outliner::envFields(const Construct &C) const {
       std::vector<std::string> Dims;
       measureDims(S, V->getType(), N, Dims);
       for (unsigned K = 0; K < Dims.size(); ++K)
-        Out += " uint64_t parc_dim_" + N + "_" + std::to_string(K) + "_;";
+        Out += " __UINT64_TYPE__ parc_dim_" + N + "_" + std::to_string(K) + "_;";
     } else {
       QualType PT = S.Ctx.getPointerType(printable(S.Ctx, V->getType()));
       unsigned K = 0;

@@ -9,7 +9,7 @@
 //                                         ... f_parblock_L3_s1 likewise ...
 //                                         static void f_parblock_L3(parc_act *parc_self_,
 //                                                                   void *parc_envp_) {
-//                                           uint64_t parc_k_;
+//                                           __UINT64_TYPE__ parc_k_;
 //                                           while (parc_next(parc_self_, &parc_k_))
 //                                             switch (parc_k_) {
 //                                             case 0: f_parblock_L3_s0(parc_self_, parc_envp_); break;
@@ -36,7 +36,7 @@ void lowerParblock(Outliner &O, const Construct &C, std::string &Defs, std::stri
   }
   Defs += O.S.lineDirective(C.Line) + "static void " + Name +
           "(parc_act *parc_self_, void *parc_envp_) {\n"
-          "  uint64_t parc_k_;\n"
+          "  __UINT64_TYPE__ parc_k_;\n"
           "  while (parc_next(parc_self_, &parc_k_)) {\n"
           "    switch (parc_k_) {\n";
   for (const auto &A : C.Acts) {

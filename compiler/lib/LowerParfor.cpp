@@ -5,7 +5,7 @@
 //   epar                                    struct parc_env_f_L12 *parc_env_ = ...;
 //                                           int (*const parc_p_a_)[100] = parc_env_->a; ...
 //                                           const unsigned long long parc_from_ = ...;
-//                                           uint64_t parc_k_;
+//                                           __UINT64_TYPE__ parc_k_;
 //                                           while (parc_next(parc_self_, &parc_k_)) {
 //                                             int i = (int)parc_iter(parc_from_, 1ULL, parc_k_);
 //                                           #line 13 "prog.pc"
@@ -16,7 +16,7 @@
 // and in the parent (FROM, TO, STEP evaluated once, converted to the index
 // type, then widened):
 //   { long long parc_f_L12_ = (long long)(int)(m+1), parc_t_L12_ = ..., parc_s_L12_ = ...;
-//     uint64_t parc_n_L12_ = parc_count_s(parc_f_L12_, parc_t_L12_, parc_s_L12_, &site);
+//     __UINT64_TYPE__ parc_n_L12_ = parc_count_s(parc_f_L12_, parc_t_L12_, parc_s_L12_, &site);
 //     struct parc_env_f_L12 parc_e_L12_ = { &a, &m, (unsigned long long)parc_f_L12_,
 //                                           (unsigned long long)parc_s_L12_ };
 //     parc_desc parc_d_L12_;
@@ -129,7 +129,7 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   // An lparfor's body function: each chunk k of the batch runs iterations
   // [parc_j_, parc_hi_) in Loop (declaring Vars beside the indices).
   auto Chunks = [&](const char *Vars, const std::string &Loop) {
-    return std::string("  uint64_t parc_k_, parc_j_, parc_hi_") + Vars +
+    return std::string("  __UINT64_TYPE__ parc_k_, parc_j_, parc_hi_") + Vars +
            ";\n"
            "  while (parc_next(parc_self_, &parc_k_)) {\n"
            "    parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);\n"
@@ -139,12 +139,12 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   if (!Light && Polls && A.Twice && !A.Ends) {
     // Brief activities that do not end themselves: a block of them per
     // parc_next_block (parc_abi.h, "Blocks of activities").
-    Defs += "  uint64_t parc_k_, parc_stop_;\n"
+    Defs += "  __UINT64_TYPE__ parc_k_, parc_stop_;\n"
             "  while (parc_next_block(parc_self_, &parc_k_, &parc_stop_)) {\n" +
             Blocks("    ", "parc_k_", "parc_stop_", "parc_stop_ - parc_k_ == PARC_BLOCK") +
             "  }\n}\n";
   } else if (!Light) {
-    Defs += "  uint64_t parc_k_;\n"
+    Defs += "  __UINT64_TYPE__ parc_k_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n" +
             Iter("    ", "parc_k_") + O.activityText(A) + "  }\n}\n";
   } else if (A.Twice) {
@@ -185,7 +185,7 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
 
   Spawn = "{ " + W + " " + F + " = " + Conv(C.Bounds[0]) + ", " + To + " = " + Conv(C.Bounds[1]) +
           ", " + St + " = " + Conv(C.Bounds[2]) + "; ";
-  Spawn += "uint64_t " + N + " = parc_count_" + (Signed ? "s" : "u") + "(" + F + ", " + To +
+  Spawn += "__UINT64_TYPE__ " + N + " = parc_count_" + (Signed ? "s" : "u") + "(" + F + ", " + To +
            ", " + St + ", " + Site + "); ";
   std::string Inits = O.envInits(C);
   if (!Inits.empty())

@@ -128,7 +128,7 @@ bool Outliner::lowerFunction(FunctionModel &F) {
       if (isLoop(C->Kind))
         Fields += " unsigned long long parc_from_, parc_step_;";
       if (C->Kind == ConstructKind::Lparfor || C->Kind == ConstructKind::MappedLparfor)
-        Fields += " uint64_t parc_niter_;";
+        Fields += " __UINT64_TYPE__ parc_niter_;";
       Block += envType(*C) + " {" + Fields + " };\n";
     }
     std::string Defs, Spawn;

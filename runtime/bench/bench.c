@@ -14,6 +14,7 @@
  * Build: cc -O2 -I../include bench.c -L<build>/lib -lparc -lpthread -lnuma
  */
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -21,7 +21,7 @@
  *       (void)parc_self_;
  *       const unsigned long long parc_from_ = parc_env_->parc_from_;
  *       const unsigned long long parc_step_ = parc_env_->parc_step_;
- *       uint64_t parc_k_;
+ *       __UINT64_TYPE__ parc_k_;
  *       while (parc_next(parc_self_, &parc_k_)) {
  *         int i = (int)parc_iter(parc_from_, parc_step_, parc_k_);
  *         (void)i;
@@ -52,8 +52,11 @@
 #ifndef PARC_PARC_ABI_H
 #define PARC_PARC_ABI_H
 
-#include <stdint.h>
-
+/* No libc header here: the lowered file includes this header before the
+ * user's first line, and a libc header would fix the feature-test macros
+ * (_XOPEN_SOURCE, _GNU_SOURCE, ...) before the user's own #defines, and
+ * declare names such as uint64_t that plain C may declare itself.  The
+ * compiler's predefined __UINT64_TYPE__ and __UINT64_MAX__ stand in. */
 #include "parc.h"
 
 #ifdef __cplusplus
@@ -120,10 +123,10 @@ typedef struct parc_desc {
  * parc_next and passes the pointer back to parc_sync, parc_pbreak and
  * parc_preturn*.  Only the context running the batch touches these fields.  */
 typedef struct parc_act {
-  uint64_t next;
-  uint64_t end;
-  uint64_t cur;
-  uint64_t total;
+  __UINT64_TYPE__ next;
+  __UINT64_TYPE__ end;
+  __UINT64_TYPE__ cur;
+  __UINT64_TYPE__ total;
 } parc_act;
 
 /* The body function of a construct: one per construct, static, named after
@@ -162,7 +165,7 @@ static __inline__ void parc_poll(void) {
 
 /* Emitted as the loop head of every body function (see the top of this file).
  * Returns 0 when the batch is done.                                         */
-static __inline__ int parc_next(parc_act *self, uint64_t *k) {
+static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
   if (self->next >= self->end)
     return 0;
   *k = self->cur = self->next++;
@@ -206,7 +209,7 @@ static __inline__ int parc_next(parc_act *self, uint64_t *k) {
  * and a parfor whose activities are brief (and do not pbreak or preturn)
  * runs its batch a block of activities at a time:
  *
- *     uint64_t parc_k_, parc_stop_;
+ *     __UINT64_TYPE__ parc_k_, parc_stop_;
  *     while (parc_next_block(parc_self_, &parc_k_, &parc_stop_)) {
  *       if (parc_stop_ - parc_k_ == PARC_BLOCK) {
  *         for (unsigned parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_k_++) {
@@ -254,8 +257,8 @@ static __inline__ int parc_next(parc_act *self, uint64_t *k) {
 /* Takes the next block of at most PARC_BLOCK activities of the batch,
  * [*k, *stop), advancing next past it, and polls once.  Returns 0 when the
  * batch is done.                                                            */
-static __inline__ int parc_next_block(parc_act *self, uint64_t *k, uint64_t *stop) {
-  uint64_t n = self->next, e = self->end;
+static __inline__ int parc_next_block(parc_act *self, __UINT64_TYPE__ *k, __UINT64_TYPE__ *stop) {
+  __UINT64_TYPE__ n = self->next, e = self->end;
   if (n >= e)
     return 0;
   *k = self->cur = n;
@@ -273,7 +276,7 @@ static __inline__ int parc_next_block(parc_act *self, uint64_t *k, uint64_t *sto
  *     { long long parc_f_L12_ = (long long)(int)(FROM),
  *                 parc_t_L12_ = (long long)(int)(TO),
  *                 parc_s_L12_ = (long long)(int)(STEP);
- *       uint64_t parc_n_L12_ = parc_count_s(parc_f_L12_, parc_t_L12_, parc_s_L12_,
+ *       __UINT64_TYPE__ parc_n_L12_ = parc_count_s(parc_f_L12_, parc_t_L12_, parc_s_L12_,
  *                                           &parc_site_f_L12_);
  *       struct parc_env_f_L12 parc_e_L12_ = { &x, &k, (unsigned long long)parc_f_L12_,
  *                                             (unsigned long long)parc_s_L12_ };
@@ -284,7 +287,7 @@ static __inline__ int parc_next_block(parc_act *self, uint64_t *k, uint64_t *sto
  * For a parblock, count is the number of sections (a constant) and the
  * environment holds only the shared variables' addresses.                   */
 void parc_spawn(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
-                uint64_t count);
+                __UINT64_TYPE__ count);
 
 /* lparfor and mapped lparfor over `niter` iterations: the runtime makes
  * min(P, niter) chunk activities (parc_act.total), chunk k holding iterations
@@ -312,10 +315,10 @@ void parc_spawn(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
  * in blocks of PARC_BLOCK with one parc_poll() after each block but the
  * last ("Blocks of activities" above).                                      */
 void parc_spawn_lparfor(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
-                        uint64_t niter, int mapped);
+                        __UINT64_TYPE__ niter, int mapped);
 
-static __inline__ uint64_t parc_chunk_lo(uint64_t niter, uint64_t nchunks, uint64_t k) {
-  uint64_t q = niter / nchunks, r = niter % nchunks;
+static __inline__ __UINT64_TYPE__ parc_chunk_lo(__UINT64_TYPE__ niter, __UINT64_TYPE__ nchunks, __UINT64_TYPE__ k) {
+  __UINT64_TYPE__ q = niter / nchunks, r = niter % nchunks;
   return k * q + (k < r ? k : r);
 }
 
@@ -340,42 +343,42 @@ static __inline__ uint64_t parc_chunk_lo(uint64_t niter, uint64_t nchunks, uint6
 _Noreturn void parc_error_step0(const parc_site *site);
 _Noreturn void parc_error_count(const parc_site *site);
 
-static __inline__ uint64_t parc_count_s(long long from, long long to, long long step,
+static __inline__ __UINT64_TYPE__ parc_count_s(long long from, long long to, long long step,
                                     const parc_site *site) {
-  uint64_t span, n;
+  __UINT64_TYPE__ span, n;
   if (step == 0)
     parc_error_step0(site);
   if (step > 0) {
     if (from > to)
       return 0;
-    span = (uint64_t)to - (uint64_t)from;
-    n = span / (uint64_t)step;
+    span = (__UINT64_TYPE__)to - (__UINT64_TYPE__)from;
+    n = span / (__UINT64_TYPE__)step;
   } else {
     if (from < to)
       return 0;
-    span = (uint64_t)from - (uint64_t)to;
-    n = span / (0 - (uint64_t)step);
+    span = (__UINT64_TYPE__)from - (__UINT64_TYPE__)to;
+    n = span / (0 - (__UINT64_TYPE__)step);
   }
-  if (n == UINT64_MAX)
+  if (n == __UINT64_MAX__)
     parc_error_count(site);
   return n + 1;
 }
 
-static __inline__ uint64_t parc_count_u(unsigned long long from, unsigned long long to,
+static __inline__ __UINT64_TYPE__ parc_count_u(unsigned long long from, unsigned long long to,
                                     unsigned long long step, const parc_site *site) {
-  uint64_t n;
+  __UINT64_TYPE__ n;
   if (step == 0)
     parc_error_step0(site);
   if (from > to)
     return 0;
   n = (to - from) / step;
-  if (n == UINT64_MAX)
+  if (n == __UINT64_MAX__)
     parc_error_count(site);
   return n + 1;
 }
 
 static __inline__ unsigned long long parc_iter(unsigned long long from,
-                                           unsigned long long step, uint64_t k) {
+                                           unsigned long long step, __UINT64_TYPE__ k) {
   return from + k * step;
 }
 

@@ -8,6 +8,7 @@
 // RUN: %not %run-1 %t 2>&1 | %FileCheck %s
 // CHECK: parc: error: deadlock: every activity is blocked (PARC_NPROCS=1)
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static parc_sem_t never;

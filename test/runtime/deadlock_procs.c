@@ -51,6 +51,7 @@
 // ALIVE: alive pairs=50
 // ALIVE-NOT: deadlock
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

@@ -33,6 +33,7 @@
 // STATS: parc: error: PARC_STATS=yes: expected 0 or 1
 // STATUS: status=2
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static parc_site s = PARC_SITE_INIT("env.pc", "main", 3, 3, PARC_KIND_PARFOR);

@@ -11,6 +11,7 @@
 // RUN: %run-4 %t | %FileCheck %s
 // CHECK: c=16 s=10000 i=20000 u=30000 l=-10000 ull=50000 z=70000 prev_ok=1
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 

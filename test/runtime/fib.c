@@ -15,6 +15,7 @@
 // RUN: %run-4 %t | %FileCheck %s
 // CHECK: fib(24)=46368
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static parc_site s_fib_L4 = PARC_SITE_INIT("fib.pc", "fib", 4, 3, PARC_KIND_PARBLOCK);

@@ -23,6 +23,7 @@
 // CHECK: nested passed=0
 // CHECK: sem still works
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 

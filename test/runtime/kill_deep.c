@@ -25,6 +25,7 @@
 // CHECK: round 2 preturned=1 value=7
 // CHECK: late=0
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 

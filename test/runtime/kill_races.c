@@ -27,6 +27,7 @@
 // CHECK: nested ok
 // CHECK: late=0
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 

@@ -22,6 +22,7 @@
 // CHECK: round 49 before=200
 // CHECK: done
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static parc_site s_L2 = PARC_SITE_INIT("kill_released.pc", "main", 2, 3, PARC_KIND_PARFOR);

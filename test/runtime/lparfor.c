@@ -15,6 +15,7 @@
 // CHECK: mapped bad=0
 // CHECK: small chunks=2
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -17,6 +17,7 @@
 // RUN: %run-8 %t | %FileCheck %s
 // CHECK: bad=0 rounds=30
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static parc_sem_t s[64];

@@ -16,6 +16,7 @@
 // RUN: %run-4 %t | %FileCheck %s
 // CHECK: nested ok visits=1800
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int seen[20][30][3];

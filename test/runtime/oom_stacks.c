@@ -14,6 +14,7 @@
 // CHECK: status=1
 // OK: done
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static parc_site s_L3 = PARC_SITE_INIT("oom.pc", "main", 3, 3, PARC_KIND_PARFOR);

@@ -16,6 +16,7 @@
 // CHECK: one section
 // CHECK: a=1000 b=2000 c=3000
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int a, b, c;

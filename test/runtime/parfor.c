@@ -17,6 +17,7 @@
 // CHECK: sum=500000500000
 // CHECK: hits=334
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static long long sum;

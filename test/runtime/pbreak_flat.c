@@ -21,6 +21,7 @@
 // CHECK: round 9 ok
 // CHECK: late=0
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 

@@ -23,6 +23,7 @@
 // CHECK: round 4 ok
 // CHECK: late=0
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 

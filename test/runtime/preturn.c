@@ -23,6 +23,7 @@
 // CHECK: find=ok
 // CHECK: none=-1
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static parc_site s_i = PARC_SITE_INIT("preturn.pc", "find", 2, 5, PARC_KIND_PARFOR);

@@ -28,6 +28,7 @@
 // TRACE: parc-trace: check: ok
 #define _GNU_SOURCE
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 

@@ -43,6 +43,7 @@
 // BADSEED: parc: error: PARC_SEED=x1: expected a number from 0 to 18446744073709551615
 // NEGSEED: parc: error: PARC_SEED=-1: expected a number
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 

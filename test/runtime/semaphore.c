@@ -17,6 +17,7 @@
 // CHECK: got=501000 head=2000 tail=2000
 // CHECK: chain=100
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static parc_sem_t full, empty, mutex;

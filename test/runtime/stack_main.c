@@ -23,6 +23,7 @@
 // PLAIN: parc: error: stack overflow in main (stack limit 2048 KiB; raise it with ulimit -s)
 // PLAIN-NEXT: status=1
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 

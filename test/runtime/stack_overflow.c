@@ -21,6 +21,7 @@
 // NULL: null pointer store
 // NULL-NOT: stack overflow
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 

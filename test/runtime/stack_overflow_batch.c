@@ -22,6 +22,7 @@
 // STATS: passed 100
 // STATS: parc: stats: total procs=1 {{.*}}envelopes_created=99 {{.*}}blocked=100
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 

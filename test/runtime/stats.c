@@ -29,6 +29,7 @@
 // QUIET-NOT: parc: stats
 #include <dirent.h>
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -19,6 +19,7 @@
 // OK: after 6
 #include <limits.h>
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 

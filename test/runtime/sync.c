@@ -20,6 +20,7 @@
 // CHECK: nested bad=0 count=1000
 // CHECK: partial passed=100
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int phase[1000];

@@ -20,6 +20,7 @@
 // OK-NEXT: after sum=4950
 // OK-NEXT: status=0
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static parc_site s_L4 = PARC_SITE_INIT("threads.pc", "main", 4, 3, PARC_KIND_PARFOR);

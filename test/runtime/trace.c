@@ -62,6 +62,7 @@
 // BADPATH-NOT: sum=
 // EMPTY: parc: error: PARC_TRACE=: expected a file name
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 

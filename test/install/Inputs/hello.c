@@ -1,6 +1,7 @@
 /* hello.c - a hand-lowered PARC program built against an installed libparc:
  *   parfor int i; 0; 99; 1; faa(&sum, i); epar */
 #include <parc_abi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static long sum;
