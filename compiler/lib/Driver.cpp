@@ -215,10 +215,11 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       O.SaveTemps = O.SaveTempsObj = true;
     else if (A == "-v")
       O.Verbose = true;
-    else if (A == "-x") {
-      if (I + 1 >= Argv.size())
+    else if (A.starts_with("-x")) {
+      // -x LANG or -xLANG, as cc takes both (-xc is common in makefiles).
+      if (!Value("-x", V))
         return Missing("-x");
-      StringRef L = Argv[++I];
+      StringRef L = V;
       if (L == "c")
         XLang = Lang::C;
       else if (L == "pc" || L == "parc")
