@@ -606,7 +606,13 @@ int Job::run(const char *Argv0) {
     A.push_back("-L" + P.RuntimeLib);
     // -fsanitize=thread or address: the runtime built with that sanitizer,
     // which announces its context switches to it (runtime/CMakeLists.txt).
-    std::string RuntimeLib = "-lparc";
+    // -shared: the position-independent build, which a shared library can
+    // contain (libparc.a is not: "relocation R_X86_64_PC32 ... recompile
+    // with -fPIC").
+    bool Shared = false;
+    for (const LinkItem &L : O.Link)
+      Shared |= L.Input < 0 && L.Arg == "-shared";
+    std::string RuntimeLib = Shared ? "-lparc-pic" : "-lparc";
     for (const std::string &F : O.BackAndLink) {
       StringRef Arg(F);
       SmallVector<StringRef, 4> Kinds;
