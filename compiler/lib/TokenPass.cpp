@@ -424,12 +424,17 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
       return headerNote(F);
     }
     // The index declaration comes first in the block, so that B1 has no
-    // declaration after a statement that the user did not write.
+    // declaration after a statement that the user did not write.  Its
+    // address goes through an integer: as a `const T *` (a `const` index)
+    // Clang's -Wuninitialized would take the body's reads of the index for
+    // reads of a variable nothing initialises, and a plain `(void *)` cast
+    // would warn under -Wcast-qual.
     const char *Mark = F.Kind == CK::Parfor ? " parc_mark_parfor();"
                        : F.Mapped           ? " parc_mark_lparfor(1);"
                                             : " parc_mark_lparfor(0);";
     insert(Semi.Off + Semi.Len,
-           (Mark + (" parc_mark_bounds(0, &" + userName(Var.Ident) + ", (")).str(),
+           (Mark + (" parc_mark_bounds(0, (void *)(__UINTPTR_TYPE__)&" + userName(Var.Ident) +
+                   ", (")).str(),
            Var.Off);
     break;
   }

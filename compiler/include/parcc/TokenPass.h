@@ -13,7 +13,8 @@
 //                               do { B } while (parc_mark_act()); parc_mark_end(); }
 //
 //   parfor int i; F; T; S; BODY epar          (lparfor: parc_mark_lparfor(0|1))
-//   =>  { int i; parc_mark_parfor(); parc_mark_bounds(0, &i, (F));
+//   =>  { int i; parc_mark_parfor();
+//         parc_mark_bounds(0, (void *)(__UINTPTR_TYPE__)&i, (F));
 //         parc_mark_bounds(1, 0, (T)); parc_mark_bounds(2, 0, (S));
 //         do { BODY } while (parc_mark_act()); parc_mark_end(); }
 //
