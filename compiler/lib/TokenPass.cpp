@@ -423,6 +423,13 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
       error(Var.Off, "missing type of '%0' index '%1'", {name(F.Kind), Var.Ident});
       return headerNote(F);
     }
+    // `register` would make the marker's address of the index an error
+    // inside text the user did not write; the index is private to each
+    // activity and the lowered C declares it anew, so the word goes.
+    for (size_t K = B; K + 1 < E; ++K)
+      if (Toks[K].Kind == tok::raw_identifier && Toks[K].Ident == "register")
+        replace(Toks[K], std::string(Toks[K].Len, ' '), /*Linear=*/true, false,
+                /*Structural=*/false);
     // The index declaration comes first in the block, so that B1 has no
     // declaration after a statement that the user did not write.  Its
     // address goes through an integer: as a `const T *` (a `const` index)
