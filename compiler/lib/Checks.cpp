@@ -152,6 +152,29 @@ void checkConstructs(Session &S) {
             << Part[I] << Kw << C.Index->getName();
         S.note(F.Found->getLocation(),
                "FROM, TO and STEP are evaluated by the parent, before any index exists");
+        continue;
+      }
+      // A constant STEP that cannot mean what it says: zero stops the
+      // program at run time; a negative one becomes a huge positive step
+      // when the index is unsigned, so a countdown runs once or not at all.
+      Expr::EvalResult R;
+      if (I != 2 || !T->isIntegerType() || B->isValueDependent() ||
+          !BT->isIntegerType() || !B->EvaluateAsInt(R, S.Ctx))
+        continue;
+      const llvm::APSInt &V = R.Val.getInt();
+      if (V.isZero()) {
+        S.report(BL, DiagnosticsEngine::Warning, "STEP of '%0' is zero: the program will stop "
+                                                 "with an error when it runs")
+            << Kw;
+      } else if (V.isNegative() && T->isUnsignedIntegerOrEnumerationType() &&
+                 !T->isBooleanType()) {
+        llvm::SmallString<24> Conv;
+        V.extOrTrunc(S.Ctx.getIntWidth(T)).toStringUnsigned(Conv);
+        S.report(BL, DiagnosticsEngine::Warning,
+                 "negative STEP of '%0' with unsigned index '%1' is converted to %2 and "
+                 "counts up")
+            << Kw << C.Index->getName() << Conv;
+        S.note(C.Index->getLocation(), "a signed index type counts down with a negative STEP");
       }
     }
   }

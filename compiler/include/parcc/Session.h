@@ -69,6 +69,14 @@ struct Session {
   template <unsigned N>
   clang::DiagnosticBuilder report(clang::SourceLocation L, clang::DiagnosticsEngine::Level Lv,
                                   const char (&Fmt)[N]) {
+    // parcc's own warnings follow -w and -Werror like Clang's (the engine
+    // maps only built-in warnings; the notes of an ignored one go with it).
+    if (Lv == clang::DiagnosticsEngine::Warning) {
+      if (Diags.getIgnoreAllWarnings())
+        Lv = clang::DiagnosticsEngine::Ignored;
+      else if (Diags.getWarningsAsErrors())
+        Lv = clang::DiagnosticsEngine::Error;
+    }
     return Diags.Report(L, Diags.getCustomDiagID(Lv, Fmt));
   }
   template <unsigned N>
