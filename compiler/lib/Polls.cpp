@@ -264,9 +264,12 @@ public:
   bool VisitLabelStmt(LabelStmt *) { return fail(); }
   bool VisitAddrLabelExpr(AddrLabelExpr *) { return fail(); }
   bool VisitBlockExpr(BlockExpr *) { return fail(); }
+  // A static assertion runs nothing; its message is a string Clang gives no
+  // type (an unevaluated string).
+  bool TraverseStaticAssertDecl(StaticAssertDecl *) { return true; }
   bool VisitExpr(Expr *E) {
     QualType T = E->getType();
-    return !(T.isVolatileQualified() || T->isAtomicType()) || fail();
+    return T.isNull() || !(T.isVolatileQualified() || T->isAtomicType()) || fail();
   }
   bool VisitVarDecl(VarDecl *V) {
     QualType T = V->getType();
