@@ -77,7 +77,14 @@ void checkJumps(Session &S) {
     case JumpUse::Continue:
       S.error(L, "'%0' cannot leave a parallel activity")
           << (J.K == JumpUse::Break ? "break" : "continue");
-      S.note(L, "use 'pbreak' to leave a parallel construct");
+      if (J.K == JumpUse::Continue && J.Act && isLoop(J.Act->Owner->Kind))
+        // Most likely meant: skip the rest of this iteration.  pbreak would
+        // end every iteration of the construct.
+        S.note(L, "to end only this iteration, skip the rest of the body (with 'if', or "
+                  "'goto' a label at its end); 'pbreak' would end the whole '%0'")
+            << keywordOf(J.Act->Owner->Kind);
+      else
+        S.note(L, "use 'pbreak' to leave a parallel construct");
       break;
     case JumpUse::Case:
       S.error(L, "'%0' label inside a parallel activity belongs to a 'switch' outside it")
