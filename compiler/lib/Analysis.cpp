@@ -111,6 +111,11 @@ public:
     return true;
   }
   bool VisitTagTypeLoc(TagTypeLoc TL) {
+    // A tag defined in a type that is not a declaration of its own
+    // (`(struct { int a; }){1}`, `sizeof(struct s { ... })`) belongs to the
+    // activity where it is written, like one a DeclStmt declares there.
+    if (TL.isDefinition() && !Acts.empty())
+      M.DeclAct.try_emplace(TL.getDecl(), Acts.back());
     noteLocalType(TL.getDecl());
     return true;
   }
