@@ -35,6 +35,10 @@ elif config.sanitize == "address":
     config.available_features.add("asan")
 if config.clang19:
     config.available_features.add("clang19")
+# The sanitizer builds of the runtime, built when the C compiler can.
+for lib in ("parc-asan", "parc-tsan"):
+    if os.path.exists(os.path.join(config.runtime_lib_dir, "lib%s.a" % lib)):
+        config.available_features.add("lib" + lib)
 
 runtime_cc = "%s -std=gnu11 -Wall -Wextra -Werror -g -O1%s -I%s %%s -L%s -lparc %s -o %%t" % (
     config.test_cc, san, config.runtime_include, config.runtime_lib_dir, config.runtime_libs)

@@ -613,16 +613,23 @@ int Job::run(const char *Argv0) {
     for (const LinkItem &L : O.Link)
       Shared |= L.Input < 0 && L.Arg == "-shared";
     std::string RuntimeLib = Shared ? "-lparc-pic" : "-lparc";
+    bool Undefined = false;
     for (const std::string &F : O.BackAndLink) {
       StringRef Arg(F);
       SmallVector<StringRef, 4> Kinds;
       if (Arg.consume_front("-fsanitize="))
         Arg.split(Kinds, ',');
-      for (StringRef K : Kinds)
+      for (StringRef K : Kinds) {
         if (K == "thread" || K == "address")
           RuntimeLib = K == "thread" ? "-lparc-tsan" : "-lparc-asan";
+        Undefined |= K == "undefined";
+      }
     }
     A.push_back(RuntimeLib);
+    // libparc-asan.a is built with UndefinedBehaviorSanitizer too: a plain
+    // -fsanitize=address link would miss its __ubsan_handle_* entries.
+    if (RuntimeLib == "-lparc-asan" && !Undefined)
+      A.push_back("-fsanitize=undefined");
     SmallVector<StringRef, 4> Libs;
     StringRef(PARCC_LINK_LIBS).split(Libs, ' ', -1, false);
     for (StringRef L : Libs)
