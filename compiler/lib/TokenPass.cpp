@@ -332,6 +332,30 @@ private:
     note(Toks[F.KwTok].Off, "to match this '%0'", {name(F.Kind)});
     return false;
   }
+  /// A construct or bracket still open where it must be closed is most
+  /// often one whose end a string, character constant or comment left open
+  /// has swallowed: say where (the raw lexer takes the rest of the line as
+  /// one unknown token, and the rest of the file as the comment).
+  void unterminatedNotes(size_t From, size_t To, bool AtEOF) {
+    StringRef Src = SM.getBufferData(FID);
+    for (size_t I = From; I < To && I < Toks.size(); ++I) {
+      const RTok &T = Toks[I];
+      if (T.Kind != tok::unknown)
+        continue;
+      StringRef Text = Src.substr(T.Off, T.Len).ltrim("LuU8");
+      if (Text.starts_with("\"") || Text.starts_with("'")) {
+        note(T.Off, "this %0 has no closing quote on its line",
+             {Text[0] == '"' ? "string literal" : "character constant"});
+        return;
+      }
+    }
+    if (!AtEOF)
+      return;
+    unsigned Tail = Toks.empty() ? 0 : Toks.back().Off + Toks.back().Len;
+    size_t Open = Src.find("/*", Tail);
+    if (Open != StringRef::npos && Src.find("*/", Open + 2) == StringRef::npos)
+      note(Open, "this comment is never closed with '*/'");
+  }
   bool headerNote(const Frame &F) {
     note(Toks[F.KwTok].Off, "the header of '%0' is 'TYPE VAR; FROM; TO; STEP;'",
          {name(F.Kind)});
@@ -527,6 +551,7 @@ bool TokenPass::step(size_t &I) {
       const Bracket &B = Brackets.back();
       error(T.Off, "expected '%0' before 'epar'", {closerFor(B.Open)});
       note(Toks[B.Tok].Off, "to match this '%0'", {spell(B.Open)});
+      unterminatedNotes(B.Tok, I, /*AtEOF=*/false);
       return false;
     }
     if (isCloser(T.Kind) && AtTop) {
@@ -745,6 +770,7 @@ TokenPassResult TokenPass::run() {
       error(eofOffset(), "expected 'epar' to end '%0'", {name(F.Kind)});
       matchNote(F);
     }
+    unterminatedNotes(F.KwTok, Toks.size(), /*AtEOF=*/true);
     R.Ok = false;
     return R;
   }
