@@ -676,12 +676,6 @@ void TokenPass::flattenStraddlingConditionals() {
         NL += '\n';
     Repls.push_back({B, E - B, NL, B, false, false});
   };
-  auto IsSkipStart = [&](unsigned Off) {
-    for (const SkippedRange &R : Skipped)
-      if (R.Begin == Off)
-        return true;
-    return false;
-  };
   std::vector<std::vector<const Directive *>> Open;
   for (const Directive &D : Dirs) {
     if (D.K == Directive::If) {
@@ -700,8 +694,11 @@ void TokenPass::flattenStraddlingConditionals() {
       Straddles |= StructureAt[X->NextTok] != StructureAt[G.front()->NextTok];
     if (!Straddles)
       continue;
+    // A branch is skipped if its text lies in a skipped range.  One range
+    // can span several branches (`#if 0 ... #elif 0 ... #else`), so a
+    // branch need not start one.
     for (size_t K = 0; K + 1 < G.size(); ++K) {
-      if (IsSkipStart(G[K]->Begin))
+      if (inSkipped(G[K]->End))
         Blank(G[K]->Begin, G[K + 1]->Begin);
       else
         Blank(G[K]->Begin, G[K]->End);
