@@ -365,6 +365,28 @@ private:
   bool isKeyword(StringRef S) {
     return Idents.get(S).getTokenID() != tok::identifier;
   }
+  /// Token I, at the top level of header part F.Part (FROM, TO or STEP),
+  /// cannot continue that expression: the user left out the part's ';' and
+  /// went on with the body.  A '{' (not a compound literal's, after ')'), or
+  /// a word that starts a new line right after an identifier or a constant
+  /// (`parfor int i; 0; 9; 1` then `a[i] = i;`), which no C expression
+  /// allows.  Without this the body became part of
+  /// the expression and the error named a parenthesis parcc wrote.
+  bool missingHeaderSemi(const Frame &F, size_t I) {
+    const RTok &T = Toks[I];
+    if (T.Kind == tok::l_brace)
+      return I == F.PartStart || Toks[I - 1].Kind != tok::r_paren;
+    if (I == F.PartStart || T.Kind != tok::raw_identifier)
+      return false;
+    const RTok &P = Toks[I - 1];
+    bool Operand = (P.Kind == tok::raw_identifier && !isKeyword(P.Ident)) ||
+                   P.Kind == tok::numeric_constant || tok::isStringLiteral(P.Kind) ||
+                   P.Kind == tok::char_constant || P.Kind == tok::wide_char_constant ||
+                   P.Kind == tok::utf8_char_constant || P.Kind == tok::utf16_char_constant ||
+                   P.Kind == tok::utf32_char_constant;
+    unsigned End = P.Off + P.Len;
+    return Operand && SM.getBufferData(FID).substr(End, T.Off - End).contains('\n');
+  }
   bool checkColonColon();
   bool stmtBoundaryBefore(size_t I) const;
   bool endHeaderPart(Frame &F, size_t I);
@@ -509,6 +531,15 @@ bool TokenPass::step(size_t &I) {
                    T.Word == KW::Parfor || T.Word == KW::Lparfor;
       if (Stops) {
         error(T.Off, "expected ';' in '%0' header", {name(F.Kind)});
+        return headerNote(F);
+      }
+      if (F.Part >= 1 && missingHeaderSemi(F, I)) {
+        static const char *const Parts[] = {"", "FROM", "TO", "STEP"};
+        if (I == F.PartStart)
+          error(T.Off, "expected %0 expression in '%1' header", {Parts[F.Part], name(F.Kind)});
+        else
+          error(Toks[I - 1].Off + Toks[I - 1].Len, "expected ';' after %0 in '%1' header",
+                {Parts[F.Part], name(F.Kind)});
         return headerNote(F);
       }
       if (F.Part == 0 && T.Kind == tok::equal) {
