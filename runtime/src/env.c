@@ -62,7 +62,7 @@ void parc_env_parse(void) {
 
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   parc_rt.online = online > 0 ? (int)(online > PARC_MAX_PROCS ? PARC_MAX_PROCS : online) : 0;
-  int P = online > 0 ? (int)(online > PARC_MAX_PROCS ? PARC_MAX_PROCS : online) : 1;
+  int P = parc_rt.online ? parc_rt.online : 1;
   if ((v = getenv("PARC_NPROCS")) != NULL) {
     unsigned long long n;
     char *end;
