@@ -361,6 +361,16 @@ private:
          {name(F.Kind)});
     return false;
   }
+  /// The name of header part 1, 2 or 3.
+  static StringRef partName(int Part) {
+    static const char *const Parts[] = {"", "FROM", "TO", "STEP"};
+    return Parts[Part];
+  }
+  /// Header part F.Part (FROM, TO or STEP) is empty where Off ends it.
+  bool emptyPart(const Frame &F, unsigned Off) {
+    error(Off, "expected %0 expression in '%1' header", {partName(F.Part), name(F.Kind)});
+    return headerNote(F);
+  }
 
   bool isKeyword(StringRef S) {
     return Idents.get(S).getTokenID() != tok::identifier;
@@ -370,8 +380,8 @@ private:
   /// went on with the body.  A '{' (not a compound literal's, after ')'), or
   /// a word that starts a new line right after an identifier or a constant
   /// (`parfor int i; 0; 9; 1` then `a[i] = i;`), which no C expression
-  /// allows.  Without this the body became part of
-  /// the expression and the error named a parenthesis parcc wrote.
+  /// allows.  Without this the body became part of the expression and the
+  /// error named a parenthesis parcc wrote.
   bool missingHeaderSemi(const Frame &F, size_t I) {
     const RTok &T = Toks[I];
     if (T.Kind == tok::l_brace)
@@ -379,11 +389,8 @@ private:
     if (I == F.PartStart || T.Kind != tok::raw_identifier)
       return false;
     const RTok &P = Toks[I - 1];
-    bool Operand = (P.Kind == tok::raw_identifier && !isKeyword(P.Ident)) ||
-                   P.Kind == tok::numeric_constant || tok::isStringLiteral(P.Kind) ||
-                   P.Kind == tok::char_constant || P.Kind == tok::wide_char_constant ||
-                   P.Kind == tok::utf8_char_constant || P.Kind == tok::utf16_char_constant ||
-                   P.Kind == tok::utf32_char_constant;
+    bool Operand =
+        (P.Kind == tok::raw_identifier && !isKeyword(P.Ident)) || tok::isLiteral(P.Kind);
     unsigned End = P.Off + P.Len;
     return Operand && SM.getBufferData(FID).substr(End, T.Off - End).contains('\n');
   }
@@ -494,11 +501,8 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
   case 1:
   case 2:
   case 3: {
-    static const char *const Parts[] = {"", "FROM", "TO", "STEP"};
-    if (E == B) {
-      error(Semi.Off, "expected %0 expression in '%1' header", {Parts[F.Part], name(F.Kind)});
-      return headerNote(F);
-    }
+    if (E == B)
+      return emptyPart(F, Semi.Off);
     // One marker per bound, as separate statements: the parent evaluates
     // FROM, TO and STEP in that order (the lowered C declares them in one
     // declaration, sequenced), so B1 must not make them unsequenced
@@ -534,12 +538,10 @@ bool TokenPass::step(size_t &I) {
         return headerNote(F);
       }
       if (F.Part >= 1 && missingHeaderSemi(F, I)) {
-        static const char *const Parts[] = {"", "FROM", "TO", "STEP"};
         if (I == F.PartStart)
-          error(T.Off, "expected %0 expression in '%1' header", {Parts[F.Part], name(F.Kind)});
-        else
-          error(Toks[I - 1].Off + Toks[I - 1].Len, "expected ';' after %0 in '%1' header",
-                {Parts[F.Part], name(F.Kind)});
+          return emptyPart(F, T.Off);
+        error(Toks[I - 1].Off + Toks[I - 1].Len, "expected ';' after %0 in '%1' header",
+              {partName(F.Part), name(F.Kind)});
         return headerNote(F);
       }
       if (F.Part == 0 && T.Kind == tok::equal) {
