@@ -264,7 +264,8 @@ const char *const AbiNames[] = {
     "parc_kill_pending_", "parc_poll_slow", "parc_poll", "parc_next", "PARC_BLOCK",
     "parc_next_block", "parc_spawn",
     "parc_spawn_lparfor", "parc_chunk_lo", "parc_error_step0", "parc_error_count",
-    "parc_count_s", "parc_count_u", "parc_iter", "parc_sync", "parc_pbreak",
+    "parc_count_s", "parc_count_u", "parc_iter", "parc_sync", "parc_next_frame",
+    "parc_sync_frame", "parc_pbreak",
     "parc_preturn_claim", "parc_preturn", "parc_preturned"};
 
 bool isAbiName(StringRef N) {

@@ -232,7 +232,7 @@ bool Outliner::run(std::string &Out) {
   if (S.TP.PreludeEnd > S.TP.PreludeBegin)
     S.Edits.replace(S.TP.PreludeBegin, S.TP.PreludeEnd, "");
   Out = "#include <parc_abi.h>\n"
-        "_Static_assert(PARC_ABI_VERSION == 2, \"parcc emits PARC ABI version 2; "
+        "_Static_assert(PARC_ABI_VERSION == 3, \"parcc emits PARC ABI version 3; "
         "parc_abi.h is another version\");\n";
   if (S.Opts.UndefFaa)
     Out += "#undef faa\n";

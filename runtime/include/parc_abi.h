@@ -66,7 +66,7 @@ extern "C" {
 /* Bumped whenever the layout or meaning of anything below changes.  parcc
  * emits `_Static_assert(PARC_ABI_VERSION == N, ...)` at the top of each
  * lowered file so that a stale runtime header is caught at compile time. */
-#define PARC_ABI_VERSION 2
+#define PARC_ABI_VERSION 3
 
 /* ---- Construct sites ------------------------------------------------------
  * One static parc_site per construct in the source, emitted at file scope
@@ -391,6 +391,53 @@ static __inline__ unsigned long long parc_iter(unsigned long long from,
  * where parc_self_ is the batch of the innermost construct.  A terminated or
  * killed sibling counts as arrived.                                          */
 void parc_sync(parc_act *self);
+
+/* ---- Stackless sync -----------------------------------------------------------
+ * A parfor whose body syncs suspends its activities at sync without keeping
+ * a stack for each (Filaments' stateless threads): the locals that live
+ * across a sync are hoisted into a frame, and `sync;` becomes a return to
+ * the runtime that the barrier's release undoes by calling the body
+ * function again at the saved state.  The body function then loops so:
+ *
+ *     struct parc_fr_f_L12 { unsigned parc_st_; int t; } *parc_fr_;
+ *     __UINT64_TYPE__ parc_k_;
+ *     while ((parc_fr_ = (struct parc_fr_f_L12 *)parc_next_frame(parc_self_, &parc_k_,
+ *                                                                sizeof *parc_fr_))) {
+ *       int i = (int)parc_iter(parc_from_, 1ULL, parc_k_);
+ *       (void)i;
+ *       switch (parc_fr_->parc_st_) {
+ *       case 0:;
+ *         { ...user body, each hoisted local as parc_fr_->t...
+ *           parc_fr_->parc_st_ = 1;
+ *           if (parc_sync_frame(parc_self_)) goto parc_susp_L12_;
+ *           __attribute__((fallthrough)); case 1:;
+ *           ... }
+ *       }
+ *     parc_susp_L12_:;
+ *     }
+ *
+ * parc_next_frame returns NULL when the batch is done; otherwise it sets *k
+ * to the next activity and returns its frame: a fresh one (state 0, the
+ * other members indeterminate) for an activity that starts, or, when the
+ * runtime resumes a suspended activity, the frame it suspended with, at the
+ * same address (so pointers into it stay valid).  A frame is `size` bytes,
+ * aligned to 16, and starts with the unsigned state.
+ *
+ * parc_sync_frame is sync for such a body: it returns 0 when the activity
+ * may go on at once (it was the last to arrive, it has no sibling, or the
+ * runtime chose to block it on its stack, as it does under PARC_TRACE and
+ * PARC_SCHED=random), and 1 when the activity is suspended: its frame
+ * now belongs to the barrier, and the body function goes on with the next
+ * activity of its batch.  When the barrier releases, the runtime runs the
+ * activity again through the body function (a batch of that one activity)
+ * with the frame, whose state selects the code after the sync.
+ *
+ * parcc uses this form only where it is exact (compiler/lib/LowerSync.cpp):
+ * a parfor whose syncs are in its body (not in a switch), whose index is
+ * never assigned, and whose locals that live across a sync can move into a
+ * frame.  Any other body calls parc_sync on its stack.                      */
+void *parc_next_frame(parc_act *self, __UINT64_TYPE__ *k, __SIZE_TYPE__ size);
+int parc_sync_frame(parc_act *self);
 
 /* ---- pbreak and preturn -------------------------------------------------------
  * `pbreak;` kills every other activity of the innermost construct and their

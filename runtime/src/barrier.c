@@ -43,6 +43,8 @@ void parc_bar_check_locked(parc_drt *d, parc_ctx **wake) {
     return;
   d->arrived[g & 1] = 0;
   d->bar_gen = g + 1; /* releases every queued waiter (parc_bar_queued) */
+  if (d->stackless)
+    parc_bar_release_frames_locked(d); /* frame.c */
   /* Queue k < PARC_BAR_QUEUES holds contexts that blocked on processor k:
    * pinned ones are pinned to k, the others last ran on k, so k is where
    * parc_ready would put each of them.  Ready it as it is, in O(1). */
@@ -93,6 +95,24 @@ void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c) {
   d->arrived[d->bar_gen & 1]--;
 }
 
+/* An arrival at d's barrier (parc_sync, frame.c's parc_sync_frame), d->lock
+ * held: the first one sets up the queues. */
+void parc_bar_arrive_locked(parc_drt *d) {
+  /* seq_cst store, then parc_bar_check_locked's seq_cst load of unfinished:
+   * the Dekker pair with the parent's lock-free termination (descriptor.c). */
+  if (!__atomic_load_n(&d->bar_used, __ATOMIC_RELAXED)) { /* the first arrival */
+    memset(d->bq_head, 0, sizeof d->bq_head);
+    memset(d->bq_tail, 0, sizeof d->bq_tail);
+    memset(d->bq_n, 0, sizeof d->bq_n);
+    memset(d->bq_unpinned, 0, sizeof d->bq_unpinned);
+    memset(d->sq_head, 0, sizeof d->sq_head);
+    memset(d->sq_tail, 0, sizeof d->sq_tail);
+    memset(d->sq_n, 0, sizeof d->sq_n);
+  }
+  __atomic_store_n(&d->bar_used, 1, __ATOMIC_SEQ_CST);
+  d->arrived[d->bar_gen & 1]++;
+}
+
 void parc_sync(parc_act *self) {
   parc_batch *b = (parc_batch *)self;
   parc_drt *d = b->d;
@@ -109,17 +129,8 @@ void parc_sync(parc_act *self) {
   int single = parc_rt.single;
   if (!single)
     parc_spin_lock(&d->lock);
-  /* seq_cst store, then parc_bar_check_locked's seq_cst load of unfinished:
-   * the Dekker pair with the parent's lock-free termination (descriptor.c). */
-  if (!__atomic_load_n(&d->bar_used, __ATOMIC_RELAXED)) { /* the first arrival */
-    memset(d->bq_head, 0, sizeof d->bq_head);
-    memset(d->bq_tail, 0, sizeof d->bq_tail);
-    memset(d->bq_n, 0, sizeof d->bq_n);
-    memset(d->bq_unpinned, 0, sizeof d->bq_unpinned);
-  }
-  __atomic_store_n(&d->bar_used, 1, __ATOMIC_SEQ_CST);
   uint64_t gen = d->bar_gen;
-  d->arrived[gen & 1]++;
+  parc_bar_arrive_locked(d);
   parc_bar_check_locked(d, &wake);
   if (d->bar_gen != gen) {
     /* We were the last arrival; we are not in the list (we never queued).

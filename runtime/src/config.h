@@ -58,6 +58,14 @@
 /* A barrier keeps its waiters in one queue per processor for processors
  * 0 .. PARC_BAR_QUEUES-1 (and one for the others), so that its release
  * moves each queue to its processor's ready list without walking it. */
+/* Frames of stackless sync (frame.c): size classes PARC_FRAME_MIN << c
+ * bytes (header included) for c < PARC_FRAME_CLASSES, carved from blocks
+ * of PARC_FRAME_BLOCK bytes; larger frames are malloc'd one by one. */
+#define PARC_FRAME_MIN 64
+#define PARC_FRAME_CLASSES 8
+#define PARC_FRAME_BIG 0xffffffffu
+#define PARC_FRAME_BLOCK 65536
+
 #ifndef PARC_BAR_QUEUES
 #define PARC_BAR_QUEUES 4
 #endif

@@ -131,6 +131,7 @@ static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, 
   d->preturned = 0;
   d->listed = 0;
   d->priv = 0;
+  d->stackless = 0;
   d->claimed = 0;
   d->unfinished = count;
   d->lock.v = 0;
@@ -235,8 +236,10 @@ static void account(parc_batch *b, uint64_t n) {
 }
 
 void parc_account_prefix(parc_batch *b) {
-  uint64_t n = b->act.cur - b->start;
+  /* The suspended ones among them are unfinished (frame.c). */
+  uint64_t n = b->act.cur - b->start - b->susp;
   b->start = b->act.cur;
+  b->susp = 0;
   if (b->is_parent) {
     b->deferred += n;
     flush_deferred(b);
@@ -276,14 +279,20 @@ void parc_run_batch(parc_ctx *c, parc_batch *b) {
     killed = run_body(b);
   }
   parc_proc *p = parc_self(); /* re-read: the batch may have moved */
-  PARC_STAT_ADD(p, activities, b->act.end - b->first - killed);
+  if (PARC_LIKELY(!b->resumed))
+    PARC_STAT_ADD(p, activities, b->act.end - b->first - killed);
   if (PARC_UNLIKELY(killed)) {
     PARC_STAT_ADD(p, killed, killed);
     if (parc_rt.stats)
       parc_stats_killed(d->site, killed);
   }
-  uint64_t n = b->act.end - b->start;
+  if (b->fr) { /* the frame of a stackless-sync body's last activity */
+    parc_frame_free(p, b->fr);
+    b->fr = NULL;
+  }
+  uint64_t n = b->act.end - b->start - b->susp;
   b->start = b->act.end;
+  b->susp = 0;
   account(b, n);
 }
 
@@ -327,6 +336,9 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   b.is_parent = 1;
   b.self_ended = 0;
   b.deferred = 0;
+  b.fr = NULL;
+  b.susp = 0;
+  b.resume = b.resumed = 0;
   c->cur_act = &b;
   n = parc_rt.single ? count : guided_share(count);
   d->claimed = n;
@@ -354,6 +366,11 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
       n = parent_claim(d, &lo);
   } while (n);
   c->cur_act = parent;
+  /* An activity that suspended at a stackless sync (frame.c; we set the
+   * flag ourselves when it was one of ours) is unfinished though we ran
+   * it: then d is shared with its resumers. */
+  if (__atomic_load_n(&d->stackless, __ATOMIC_RELAXED))
+    mine = 0;
   if (mine != count)
     flush_deferred(&b);
   wait_children(c, d, mine);
@@ -415,6 +432,9 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
     b.is_parent = 1;
     b.self_ended = 0;
     b.deferred = 0;
+    b.fr = NULL;
+    b.susp = 0;
+    b.resume = b.resumed = 0;
     b.act.next = b.act.cur = b.start = b.first = (uint64_t)q;
     b.act.end = (uint64_t)q + 1;
     int old_pin = c->pin;
@@ -438,6 +458,14 @@ void parc_env_main(parc_ctx *self) {
   for (;;) {
     parc_batch b;
     parc_job *j = &self->job;
+    if (!j->d) { /* resume mode: activities released from stackless syncs */
+      parc_run_resumed(self);
+      parc_proc *p = parc_self();
+      p->after = PARC_AFTER_POOL;
+      p->after_arg = self;
+      parc_ctx_switch(p, self, p->sched);
+      continue;
+    }
     b.d = j->d;
     b.outer = NULL;
     b.act.next = b.act.cur = b.start = b.first = j->lo;
@@ -446,6 +474,9 @@ void parc_env_main(parc_ctx *self) {
     b.is_parent = 0;
     b.self_ended = 0;
     b.deferred = 0;
+    b.fr = NULL;
+    b.susp = 0;
+    b.resume = b.resumed = 0;
     self->cur_act = &b;
     parc_run_batch(self, &b);
     self->cur_act = NULL;

@@ -141,6 +141,14 @@ typedef struct parc_batch {
   uint64_t deferred;          /* parent only: terminated, not yet subtracted */
   int is_parent;              /* run inline by the construct's parent */
   int self_ended;             /* the current activity ended itself (pbreak/preturn) */
+  /* Stackless sync (frame.c): the frame the body's current activity uses
+   * (owned by the batch until a suspension hands it to the barrier), the
+   * activities of [start, cur) that suspended rather than terminated, and
+   * whether the next parc_next_frame resumes `fr` instead of starting. */
+  struct parc_susp *fr;
+  uint64_t susp;
+  int resume;
+  int resumed;                /* runs a resumed activity (not counted as started) */
   parc_jmp_buf jb;            /* kill landing point (see kill.c) */
   /* Stepping (parc_rt.step: PARC_TRACE or PARC_SCHED=random, sched.c): the
    * body function is called for one activity at a time, act.end = next + 1;
@@ -150,6 +158,20 @@ typedef struct parc_batch {
   uint64_t seg_start;         /* trace: start of the current activity's segment */
   uint32_t seg;               /* trace: its segment number */
 } parc_batch;
+
+/* ---- Suspended activities (frame.c) ----------------------------------------
+ * The frame of an activity of a stackless-sync body (parc_abi.h): the
+ * emitted frame follows this header.  While the activity runs, the batch
+ * owns it (parc_batch.fr); while it waits at sync, the barrier's queue does
+ * (parc_drt.sq_*); once released, a processor's resume list. */
+typedef struct parc_susp {
+  struct parc_susp *next;
+  struct parc_drt *d;
+  uint64_t k;                 /* the activity */
+  uint32_t cls;               /* size class (frame.c), PARC_FRAME_BIG: malloc'd */
+  int32_t proc;               /* where it suspended */
+  _Alignas(16) unsigned char frame[];
+} parc_susp;
 
 /* ---- Descriptors ----------------------------------------------------------
  * The runtime view of parc_desc: one construct execution.  Fields are grouped
@@ -170,6 +192,8 @@ typedef struct parc_drt {
   unsigned char listed;       /* on home's descriptor list (P > 1, not mapped) */
   unsigned char priv;         /* P > 1: unclaimed activities, not published yet
                                  (lazy publication; owner context only) */
+  unsigned char stackless;    /* an activity suspended at a stackless sync
+                                 (relaxed; a hint for envelope creation) */
 
   /* Claiming: atomic, no lock (CAS). */
   uint64_t claimed;           /* next unclaimed index */
@@ -193,6 +217,9 @@ typedef struct parc_drt {
    * set up by the first arrival (bar_used 0 -> 1). */
   struct parc_ctx *bq_head[PARC_BAR_QUEUES + 1], *bq_tail[PARC_BAR_QUEUES + 1];
   uint32_t bq_n[PARC_BAR_QUEUES + 1], bq_unpinned[PARC_BAR_QUEUES + 1];
+  /* Stackless waiters (frame.c), one FIFO per processor as above. */
+  struct parc_susp *sq_head[PARC_BAR_QUEUES + 1], *sq_tail[PARC_BAR_QUEUES + 1];
+  uint32_t sq_n[PARC_BAR_QUEUES + 1];
 
   /* Kill state (kill.c). */
   int killflag;               /* CAS 0 -> 1 by the one poster of this kill */
@@ -332,6 +359,11 @@ typedef struct parc_proc {
   int nready;                 /* hint (atomic) */
   int nstealable;             /* hint (atomic): unpinned ones */
 
+  /* Resumed activities of stackless syncs (frame.c), FIFO, under
+   * ready_lock like the ready contexts they rank with. */
+  struct parc_susp *res_head, *res_tail;
+  int nres;                   /* hint (atomic) */
+
   /* Mapped-lparfor inbox: descriptors whose chunk `id` is to run here. */
   parc_spin inbox_lock;
   parc_drt **inbox;
@@ -357,6 +389,9 @@ typedef struct parc_proc {
   int pool_n;
   parc_rep *rep_free;         /* free representative records */
   int rep_free_n;
+  /* Free frames by size class, and the block frames are carved from. */
+  struct parc_susp *fr_free[PARC_FRAME_CLASSES];
+  char *fr_bump, *fr_end;
 
   /* Sleeping (pthread primitives: TSan models them). */
   _Alignas(PARC_CACHELINE) pthread_mutex_t idle_mu;
@@ -472,6 +507,13 @@ PARC_INTERNAL void parc_unregister_blocked_locked(parc_ctx *c);
 PARC_INTERNAL int parc_bar_queued(const parc_ctx *c);
 PARC_INTERNAL void parc_defer(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi);
 PARC_INTERNAL parc_ctx *parc_root_ctx(void);
+PARC_INTERNAL void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t n);
+PARC_INTERNAL parc_susp *parc_pop_resume(parc_proc *p);
+
+/* ---- frame.c (stackless sync) ---- */
+PARC_INTERNAL void parc_frame_free(parc_proc *p, parc_susp *r);
+PARC_INTERNAL void parc_bar_release_frames_locked(parc_drt *d);
+PARC_INTERNAL void parc_run_resumed(parc_ctx *c);
 
 /* ---- sched.c (PARC_SCHED, stepping) ---- */
 PARC_INTERNAL void parc_sched_init(void);
@@ -511,6 +553,7 @@ PARC_INTERNAL void parc_account_prefix(parc_batch *b);
 
 /* ---- barrier.c ---- */
 PARC_INTERNAL void parc_bar_check_locked(parc_drt *d, parc_ctx **wake);
+PARC_INTERNAL void parc_bar_arrive_locked(parc_drt *d);
 PARC_INTERNAL void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c);
 
 /* ---- semaphore.c ---- */

@@ -338,11 +338,11 @@ void parc_wake_any(void) {
 
 /* Is there anything processor p could do now?  Reads only the hints. */
 static int work_visible(parc_proc *p) {
-  if (hint_get(&p->nready) || hint_get(&p->ninbox) || hint_get(&p->nwork))
+  if (hint_get(&p->nready) || hint_get(&p->nres) || hint_get(&p->ninbox) || hint_get(&p->nwork))
     return 1;
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *q = &parc_rt.procs[k];
-    if (q != p && hint_get(&q->nwork))
+    if (q != p && (hint_get(&q->nwork) || hint_get(&q->nres)))
       return 1;
   }
   return 0;
@@ -360,7 +360,7 @@ static uint64_t now_ns(void) {
 static int work_recheck(parc_proc *p) {
   int found = 0;
   parc_spin_lock(&p->ready_lock);
-  found |= p->rdy_head != NULL;
+  found |= p->rdy_head != NULL || p->res_head != NULL;
   parc_spin_unlock(&p->ready_lock);
   parc_spin_lock(&p->inbox_lock);
   found |= p->inbox_n != 0;
@@ -374,6 +374,7 @@ static int work_recheck(parc_proc *p) {
     parc_spin_unlock(&q->lock);
     if (q != p && !found) {
       parc_spin_lock(&q->ready_lock);
+      found |= q->res_head != NULL;
       for (parc_ctx *c = q->rdy_head; c && !found; c = c->next)
         found |= c->pin < 0;
       parc_spin_unlock(&q->ready_lock);
@@ -602,6 +603,87 @@ void parc_ready_list(parc_ctx *head) {
   }
 }
 
+static inline parc_proc *victim(parc_proc *p, int i, int off);
+static inline int victim_offset(parc_proc *p);
+
+/* Append the chain first..last of n records released from a stackless sync
+ * to q's resume list (frame.c), in O(1).  Called under the descriptor's
+ * lock, like parc_ready_chain. */
+void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t n) {
+  last->next = NULL;
+  lock_if(&q->ready_lock);
+  if (q->res_tail)
+    q->res_tail->next = first;
+  else
+    q->res_head = first;
+  q->res_tail = last;
+  hint_add(&q->nres, (int)n);
+  unlock_if(&q->ready_lock);
+  if (!parc_rt.single) {
+    parc_wake_proc(q);
+    if (n > 1)
+      parc_wake_any();
+  }
+}
+
+parc_susp *parc_pop_resume(parc_proc *p) {
+  if (!hint_get(&p->nres))
+    return NULL;
+  lock_if(&p->ready_lock);
+  parc_susp *r = p->res_head;
+  if (r) {
+    p->res_head = r->next;
+    if (!p->res_head)
+      p->res_tail = NULL;
+    hint_add(&p->nres, -1);
+  }
+  unlock_if(&p->ready_lock);
+  if (r)
+    PARC_STAT_ADD(p, resumed, 1);
+  return r;
+}
+
+/* Take the older half (at least one) of another processor's resume list
+ * onto p's.  1 if anything was taken. */
+static int steal_resume(parc_proc *p) {
+  int off = victim_offset(p);
+  for (int i = 1; i < parc_rt.P; i++) {
+    parc_proc *q = victim(p, i, off);
+    int n = hint_get(&q->nres);
+    if (!n)
+      continue;
+    parc_spin_lock(&q->ready_lock);
+    parc_susp *first = q->res_head, *last = first;
+    int take = 0;
+    if (first) {
+      take = (n + 1) / 2;
+      int k = 1;
+      for (; k < take && last->next; k++)
+        last = last->next;
+      take = k;
+      q->res_head = last->next;
+      if (!q->res_head)
+        q->res_tail = NULL;
+      hint_add(&q->nres, -take);
+    }
+    parc_spin_unlock(&q->ready_lock);
+    if (take) {
+      PARC_STAT_ADD(p, steals, 1);
+      last->next = NULL;
+      parc_spin_lock(&p->ready_lock);
+      if (p->res_tail)
+        p->res_tail->next = first;
+      else
+        p->res_head = first;
+      p->res_tail = last;
+      hint_add(&p->nres, take);
+      parc_spin_unlock(&p->ready_lock);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 static parc_ctx *pop_ready(parc_proc *p) {
   int n = hint_get(&p->nready);
   if (!n)
@@ -718,9 +800,11 @@ static void run_job(parc_proc *p, const parc_job *job) {
   parc_drt *d = job->d;
   uint64_t n = job->hi - job->lo;
   /* MAXI 5.4: if siblings already wait at a barrier, these activities will
-   * likely block too; create their envelopes in one go. */
-  int hint = __atomic_load_n(&d->bar_used, __ATOMIC_RELAXED);
-  parc_ctx *e = parc_env_get(p, hint, n, d->site);
+   * likely block too; create their envelopes in one go (unless they wait
+   * in frames: frame.c). */
+  int hint = d && __atomic_load_n(&d->bar_used, __ATOMIC_RELAXED) &&
+             !__atomic_load_n(&d->stackless, __ATOMIC_RELAXED);
+  parc_ctx *e = parc_env_get(p, hint, n, d ? d->site : NULL);
   e->job = *job;
   e->pin = job->pin;
   PARC_STAT_ADD(p, shares, 1);
@@ -1280,6 +1364,10 @@ static void get_work(parc_proc *p) {
       resume(p, c);
       continue;
     }
+    if (hint_get(&p->nres)) { /* activities released from stackless syncs */
+      run_job(p, &(parc_job){NULL, 0, 0, -1});
+      continue;
+    }
     if (take_mapped(p, &job) || take_local(p, &job)) {
       run_job(p, &job);
       continue;
@@ -1287,6 +1375,10 @@ static void get_work(parc_proc *p) {
     if (!parc_rt.single) {
       if (steal(p, &job)) {
         run_job(p, &job);
+        continue;
+      }
+      if (steal_resume(p)) {
+        run_job(p, &(parc_job){NULL, 0, 0, -1});
         continue;
       }
       if ((c = steal_ready(p))) {

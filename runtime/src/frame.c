@@ -1,0 +1,244 @@
+/* frame.c - stackless sync: activities that wait at a barrier in a frame of
+ * their own instead of on an envelope's stack (parc_abi.h, "Stackless
+ * sync"; docs/design.md, "Stackless sync").
+ *
+ * Why.  An activity that blocks keeps its envelope, so `parfor 1000 {
+ * sync; }` needs a thousand stacks: a thousand page-sized stack tops to
+ * create, to switch to and back, and to keep in the caches and the TLB,
+ * and the time per activity grows with the count.  Filaments (stateless
+ * threads) and PACLIB (virtual tasks) avoid stacks for work that has not
+ * started; parcc extends that to work that waits: it hoists the locals of
+ * a syncing parfor body that live across a sync into a frame, and lowers
+ * `sync;` to a return to the body function's loop when the activity must
+ * wait.  The frame, a few dozen bytes, is all that the waiting activity
+ * keeps; the envelope goes on with the next activity of its batch.
+ *
+ * Protocol.
+ *   Frames.  parc_next_frame gives each activity the batch's frame
+ *     (b->fr, state 0); a batch keeps one frame for all the activities that
+ *     do not suspend, so a batch that never waits allocates one frame.
+ *     Frames come from per-processor free lists by size class, carved from
+ *     blocks that are never returned: a frame's address is its identity
+ *     while it waits, and the emitted code may hold pointers into it.
+ *   Suspension (parc_sync_frame, under d->lock as parc_sync).  The arrival
+ *     counts as parc_sync's; if it completes the generation, the activity
+ *     goes on at once.  Otherwise its frame, with d and the index, goes on
+ *     the barrier's stackless queue of this processor (d->sq_*), b->fr is
+ *     cleared (the next activity takes a fresh frame) and b->susp counts
+ *     it: the batch's accounting treats [start, cur) less the suspended
+ *     ones as terminated (descriptor.c), since a suspended activity is
+ *     unfinished and its arrival is already counted.
+ *   Release (parc_bar_check_locked).  Each per-processor queue moves, in
+ *     O(1), onto that processor's resume list (p->res_*, under ready_lock),
+ *     and the processor is woken as for readied contexts.
+ *   Resumption.  get_work sees the resume list after its ready contexts
+ *     (both are work that was under way) and runs an envelope in resume
+ *     mode (parc_job.d == NULL): it pops records one at a time from the
+ *     processor it runs on and calls the body function for each with a
+ *     batch of that one activity, b->fr = the record and b->resume set, so
+ *     that parc_next_frame hands back the same frame and the state selects
+ *     the code after the sync.  The activity may suspend again (the record
+ *     then goes back to a barrier queue), terminate (the record is freed at
+ *     the batch's end), or block on its stack (a semaphore, a construct of
+ *     its own): the envelope then parks as for any activity, and the
+ *     records left on the list are taken by get_work on other envelopes.
+ *     Idle processors steal half of another processor's resume list.
+ *   Kill.  A suspended activity needs no delivery: a kill's range covers
+ *     all activities of a construct or none of them (pbreak kills the
+ *     other activities of its construct, preturn and the ancestors' kills
+ *     whole subtrees), so every sibling of a killed waiter terminates or
+ *     arrives, the barrier releases, and the resumed record is accounted
+ *     as killed by parc_run_batch's victim check without running.
+ *   Stepping (PARC_TRACE, PARC_SCHED=random) keeps every sync on its
+ *     stack (parc_sync), so that traces and random schedules see the same
+ *     blocking as before.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+_Static_assert(offsetof(parc_susp, frame) % 16 == 0, "frames are 16-byte aligned");
+
+/* Size classes: record (header + frame) of at most PARC_FRAME_MIN << c
+ * bytes; larger ones are malloc'd one by one. */
+static inline uint32_t frame_class(size_t total) {
+  uint32_t c = 0;
+  size_t s = PARC_FRAME_MIN;
+  while (s < total) {
+    s <<= 1;
+    if (++c == PARC_FRAME_CLASSES)
+      return PARC_FRAME_BIG;
+  }
+  return c;
+}
+
+static parc_susp *frame_alloc(parc_proc *p, size_t size) {
+  if (size < sizeof(unsigned))
+    size = sizeof(unsigned);
+  size_t total = offsetof(parc_susp, frame) + size;
+  uint32_t c = total > size ? frame_class(total) : PARC_FRAME_BIG;
+  parc_susp *r;
+  if (PARC_LIKELY(c != PARC_FRAME_BIG)) {
+    r = p->fr_free[c];
+    if (PARC_LIKELY(r)) {
+      p->fr_free[c] = r->next;
+      return r;
+    }
+    size_t sz = (size_t)PARC_FRAME_MIN << c;
+    if ((size_t)(p->fr_end - p->fr_bump) < sz) {
+      /* A new block; the rest of the old one is left unused. */
+      char *blk = aligned_alloc(PARC_CACHELINE, PARC_FRAME_BLOCK);
+      if (!blk)
+        parc_fatal(1, "out of memory (frames of activities waiting at sync)");
+      p->fr_bump = blk;
+      p->fr_end = blk + PARC_FRAME_BLOCK;
+    }
+    r = (parc_susp *)(void *)p->fr_bump;
+    p->fr_bump += sz;
+  } else {
+    if (total < size || !(r = aligned_alloc(PARC_CACHELINE, (total + PARC_CACHELINE - 1) &
+                                                                 ~(size_t)(PARC_CACHELINE - 1))))
+      parc_fatal(1, "out of memory (a frame of %zu bytes for an activity waiting at sync)", size);
+  }
+  r->cls = c;
+  return r;
+}
+
+void parc_frame_free(parc_proc *p, parc_susp *r) {
+  if (PARC_UNLIKELY(r->cls == PARC_FRAME_BIG)) {
+    free(r);
+    return;
+  }
+  r->next = p->fr_free[r->cls];
+  p->fr_free[r->cls] = r;
+}
+
+void *parc_next_frame(parc_act *self, uint64_t *k, size_t size) {
+  parc_batch *b = (parc_batch *)self;
+  if (PARC_UNLIKELY(b->resume)) {
+    /* A resume batch: its one activity, with the frame it suspended with. */
+    b->resume = 0;
+    *k = self->cur = self->next++;
+    parc_poll();
+    return b->fr->frame;
+  }
+  if (self->next >= self->end)
+    return NULL;
+  *k = self->cur = self->next++;
+  parc_poll();
+  parc_susp *r = b->fr;
+  if (!r)
+    b->fr = r = frame_alloc(parc_self(), size);
+  *(unsigned *)(void *)r->frame = 0;
+  return r->frame;
+}
+
+/* The queue a stackless waiter suspended on processor p goes to, as
+ * barrier.c's bar_queue. */
+static inline int susp_queue(const parc_proc *p) {
+  return p->id < PARC_BAR_QUEUES ? p->id : PARC_BAR_QUEUES;
+}
+
+int parc_sync_frame(parc_act *self) {
+  parc_batch *b = (parc_batch *)self;
+  parc_drt *d = b->d;
+  if (PARC_UNLIKELY(parc_rt.step)) {
+    parc_sync(self); /* stepping: block on the stack, as traces expect */
+    return 0;
+  }
+  parc_poll();
+  if (d->count == 1)
+    return 0; /* no sibling to wait for */
+  parc_proc *p = parc_self();
+  parc_ctx *wake = NULL;
+  int single = parc_rt.single;
+  if (!single)
+    parc_spin_lock(&d->lock);
+  parc_bar_arrive_locked(d);
+  uint64_t gen = d->bar_gen;
+  parc_bar_check_locked(d, &wake);
+  if (d->bar_gen != gen) {
+    /* The last arrival: go on (as parc_sync). */
+    if (!single)
+      parc_spin_unlock(&d->lock);
+    if (wake)
+      parc_ready_list(wake);
+    parc_poll();
+    return 0;
+  }
+  if (parc_kill_active() && parc_victim(d)) {
+    /* A kill posted before we arrived: no release may come for us. */
+    d->arrived[gen & 1]--;
+    if (!single)
+      parc_spin_unlock(&d->lock);
+    parc_unwind(b);
+  }
+  parc_susp *r = b->fr;
+  int q = susp_queue(p);
+  r->d = d;
+  r->k = self->cur;
+  r->proc = p->id;
+  r->next = NULL;
+  if (d->sq_tail[q])
+    d->sq_tail[q]->next = r;
+  else
+    d->sq_head[q] = r;
+  d->sq_tail[q] = r;
+  d->sq_n[q]++;
+  if (!d->stackless)
+    __atomic_store_n(&d->stackless, 1, __ATOMIC_RELAXED);
+  if (!single)
+    parc_spin_unlock(&d->lock);
+  b->fr = NULL;
+  b->susp++;
+  PARC_STAT_ADD(p, blocked, 1);
+  return 1;
+}
+
+/* Precondition: d->lock held (or P == 1), generation complete.  Move the
+ * stackless waiters of every queue onto the resume list of the processor
+ * they suspended on (barrier.c, at a release). */
+void parc_bar_release_frames_locked(parc_drt *d) {
+  int top = parc_rt.P < PARC_BAR_QUEUES ? parc_rt.P : PARC_BAR_QUEUES;
+  for (int k = 0; k < top; k++) {
+    parc_susp *first = d->sq_head[k];
+    if (!first)
+      continue;
+    parc_resume_chain(&parc_rt.procs[k], first, d->sq_tail[k], d->sq_n[k]);
+    d->sq_head[k] = d->sq_tail[k] = NULL;
+    d->sq_n[k] = 0;
+  }
+  parc_susp *r = d->sq_head[PARC_BAR_QUEUES];
+  d->sq_head[PARC_BAR_QUEUES] = d->sq_tail[PARC_BAR_QUEUES] = NULL;
+  d->sq_n[PARC_BAR_QUEUES] = 0;
+  while (r) { /* processors beyond the per-processor queues: one by one */
+    parc_susp *nx = r->next;
+    parc_resume_chain(&parc_rt.procs[r->proc], r, r, 1);
+    r = nx;
+  }
+}
+
+/* An envelope in resume mode (parc_job.d == NULL): run the resumed
+ * activities of the processor it runs on until its list is empty. */
+void parc_run_resumed(parc_ctx *c) {
+  parc_susp *r;
+  while ((r = parc_pop_resume(parc_self()))) {
+    parc_batch b;
+    b.d = r->d;
+    b.outer = NULL;
+    b.act.next = b.act.cur = b.start = b.first = r->k;
+    b.act.end = r->k + 1;
+    b.act.total = r->d->count;
+    b.is_parent = 0;
+    b.self_ended = 0;
+    b.deferred = 0;
+    b.fr = r;
+    b.susp = 0;
+    b.resume = 1;
+    b.resumed = 1;
+    c->cur_act = &b;
+    parc_run_batch(c, &b);
+    c->cur_act = NULL;
+  }
+}
