@@ -213,7 +213,11 @@ std::string Outliner::envInits(const Construct &C) const {
       for (std::string &D : Dims)
         Inits.push_back(D);
     } else {
-      Inits.push_back(Here ? "&" + N : "parc_p_" + N + "_");
+      auto F = FrameFields.find(V);
+      if (Here && F != FrameFields.end())
+        Inits.push_back("&parc_fr_->" + F->second); // moved into the frame (LowerSync.cpp)
+      else
+        Inits.push_back(Here ? "&" + N : "parc_p_" + N + "_");
     }
   }
   if (C.CapturesRV)
@@ -222,6 +226,20 @@ std::string Outliner::envInits(const Construct &C) const {
   for (size_t I = 0; I < Inits.size(); ++I)
     Out += (I ? ", " : "") + Inits[I];
   return Out;
+}
+
+std::string Outliner::frameDecl(const Construct &C, const FramePlan &P) const {
+  std::string Out = "  struct parc_fr_" + C.Tag + " { unsigned parc_st_;";
+  for (const auto &[V, F] : P.Fields) {
+    QualType T = printable(S.Ctx, V->getType());
+    T.removeLocalConst();
+    unsigned K = 0;
+    Out += " " +
+           (needsDeclarator(T) ? declarator(T, F, [](unsigned) { return std::string("0"); }, K)
+                               : S.printType(T, F)) +
+           ";";
+  }
+  return Out + " } *parc_fr_;\n";
 }
 
 std::string Outliner::bodyPrologue(const Construct &C) const {

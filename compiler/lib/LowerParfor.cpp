@@ -143,6 +143,16 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
             "  while (parc_next_block(parc_self_, &parc_k_, &parc_stop_)) {\n" +
             Blocks("    ", "parc_k_", "parc_stop_", "parc_stop_ - parc_k_ == PARC_BLOCK") +
             "  }\n}\n";
+  } else if (!Light && O.Frames.count(&A)) {
+    // Activities that wait at sync in a frame (LowerSync.cpp).
+    Defs += O.frameDecl(C, O.Frames.find(&A)->second) +
+            "  __UINT64_TYPE__ parc_k_;\n"
+            "  while ((parc_fr_ = (struct parc_fr_" + C.Tag +
+            " *)parc_next_frame(parc_self_, &parc_k_, sizeof *parc_fr_))) {\n" +
+            Iter("    ", "parc_k_") +
+            "    switch (parc_fr_->parc_st_) {\n"
+            "    case 0:;\n" +
+            O.activityText(A) + "    }\n  parc_susp_" + O.suffix(C) + "_:;\n  }\n}\n";
   } else if (!Light) {
     Defs += "  __UINT64_TYPE__ parc_k_;\n"
             "  while (parc_next(parc_self_, &parc_k_)) {\n" +

@@ -1,10 +1,39 @@
 //===- LowerSync.cpp - sync -----------------------------------------------===//
 //
-//   parfor int i; 0; n-1; 1;              ... in f_parfor_L3:
-//     a[i] = g(i);                            (*parc_p_a_)[i] = g(i);
-//     sync;                        =>         parc_sync(parc_self_);
-//     b[i] = a[n-1-i];                        ...
-//   epar
+// Two forms (parc_abi.h, "sync" and "Stackless sync").  The stackless one,
+// for a parfor body whose activities can wait at a barrier in a frame:
+//
+//   parfor int i; 0; n-1; 1;              ... in f_parfor_L3, whose loop is
+//     for (int t = 0; t < T; t++) {         while ((parc_fr_ = ...parc_next_frame(...))) {
+//       a[i] = g(i, t);                       int i = ...;
+//       sync;                                 switch (parc_fr_->parc_st_) { case 0:;
+//     }                            =>           for (parc_fr_->t = 0; ...; parc_fr_->t++) {
+//   epar                                          a[i] = g(i, parc_fr_->t);
+//                                                 { parc_fr_->parc_st_ = 1;
+//                                                   if (parc_sync_frame(parc_self_))
+//                                                     goto parc_susp_L3_;
+//                                                   __attribute__((fallthrough)); case 1:; }
+//                                               } }
+//                                           parc_susp_L3_:; }
+//
+// A local of the body moves into the frame (struct parc_fr_<tag>, the
+// member named as the variable) when a sync of the body follows its
+// declaration within its scope: only those can be live when the activity
+// resumes, and the switch jumps past no other declaration.  Its
+// declaration becomes assignments of its initializers; an array's is a
+// copy from a compound literal.
+//
+// The form is used only where it means what the stack form means: the
+// syncs are the body's own (a nested construct's are its own), none is in
+// a switch or a statement expression of the body (the case label would
+// belong to them), the index is never assigned or has its address taken
+// (the resumed activity recomputes it), and every local to move has a type
+// that can be declared at the top of the body function and assigned:
+// no variably modified type, no type declared in the body, no const
+// member or element, alignment at most 16 (the runtime's frames).  Any
+// other body, and every parblock, calls parc_sync:
+//
+//   sync;                        =>       parc_sync(parc_self_);
 //
 // parc_self_ is the batch of the innermost construct, which is the body
 // function the sync lands in: the barrier binds to the innermost construct.
@@ -14,15 +43,301 @@
 //===----------------------------------------------------------------------===//
 #include "parcc/Lowering.h"
 
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace clang;
+
 namespace parcc {
+
+namespace {
+
+/// What the stackless form needs to know about one activity body.
+class BodyScan : public RecursiveASTVisitor<BodyScan> {
+public:
+  BodyScan(const Session &S, const Activity &A, const llvm::DenseSet<const CallExpr *> &Syncs,
+           const llvm::DenseSet<const DeclRefExpr *> &Captured)
+      : S(S), A(A), Syncs(Syncs), Captured(Captured) {}
+
+  bool TraverseSwitchStmt(SwitchStmt *St) {
+    ++Guarded;
+    bool R = RecursiveASTVisitor::TraverseSwitchStmt(St);
+    --Guarded;
+    return R;
+  }
+  bool TraverseStmtExpr(StmtExpr *E) {
+    ++Guarded;
+    bool R = RecursiveASTVisitor::TraverseStmtExpr(E);
+    --Guarded;
+    return R;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (Syncs.count(CE) && Guarded)
+      Ok = false;
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *DS) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        if (S.M.declActivity(V) == &A && V != A.Owner->Index)
+          Decls.push_back(DS);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (!Captured.count(E))
+      Refs.push_back(E);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && isIndex(U->getSubExpr()))
+      Ok = false;
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp() && isIndex(B->getLHS()))
+      Ok = false;
+    return true;
+  }
+
+  bool Ok = true;
+  std::vector<const DeclStmt *> Decls;
+  std::vector<const DeclRefExpr *> Refs;
+
+private:
+  bool isIndex(const Expr *E) const {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+    return R && R->getDecl() == A.Owner->Index;
+  }
+
+  const Session &S;
+  const Activity &A;
+  const llvm::DenseSet<const CallExpr *> &Syncs;
+  const llvm::DenseSet<const DeclRefExpr *> &Captured;
+  unsigned Guarded = 0;
+};
+
+/// Does a record (or array of records) have a const member anywhere, so
+/// that a whole-object assignment is refused?
+bool hasConstPart(const ASTContext &Ctx, QualType T) {
+  while (const ArrayType *AT = Ctx.getAsArrayType(T)) {
+    if (AT->getElementType().isConstQualified())
+      return true;
+    T = AT->getElementType();
+  }
+  if (T.isConstQualified())
+    return true;
+  if (const auto *RT = T->getAs<RecordType>())
+    for (const FieldDecl *F : RT->getDecl()->fields())
+      if (hasConstPart(Ctx, F->getType()))
+        return true;
+  return false;
+}
+
+/// Is a type (through pointers, arrays and typedefs) one declared inside
+/// activity A, which the frame at the top of the body function cannot see?
+bool declaredIn(const Session &S, const Activity &A, QualType T) {
+  unsigned B = S.offset(A.Body->getLBracLoc()), E = S.endOffset(A.Body->getRBracLoc());
+  auto Inside = [&](const Decl *D) {
+    if (!D || D->getDeclContext()->isFileContext())
+      return false;
+    unsigned O = S.offset(D->getLocation());
+    return B <= O && O < E;
+  };
+  for (int Depth = 0; Depth < 64 && !T.isNull(); ++Depth) {
+    if (const auto *TT = T->getAs<TypedefType>())
+      if (Inside(TT->getDecl()))
+        return true;
+    if (const auto *Tag = T->getAs<TagType>()) {
+      if (Inside(Tag->getDecl()))
+        return true;
+      if (const auto *RT = dyn_cast<RecordType>(Tag))
+        for (const FieldDecl *F : RT->getDecl()->fields())
+          if (declaredIn(S, A, F->getType()))
+            return true;
+      return false;
+    }
+    if (const ArrayType *AT = S.Ctx.getAsArrayType(T))
+      T = AT->getElementType();
+    else if (const auto *PT = T->getAs<PointerType>())
+      T = PT->getPointeeType();
+    else
+      return false;
+  }
+  return false;
+}
+
+/// The offset just past the scope of the variables DS declares: its
+/// enclosing block (or the for statement whose init it is).
+unsigned scopeEnd(const Session &S, const DeclStmt *DS) {
+  DynTypedNode N = DynTypedNode::create(*DS);
+  for (int Depth = 0; Depth < 256; ++Depth) {
+    auto Parents = S.Ctx.getParents(N);
+    if (Parents.empty())
+      break;
+    N = Parents[0];
+    if (const auto *CS = N.get<CompoundStmt>())
+      return S.endOffset(CS->getRBracLoc());
+    if (const auto *FS = N.get<ForStmt>())
+      return S.endOffset(FS->getEndLoc());
+  }
+  return 0;
+}
+
+} // namespace
+
+/// Plans and edits the stackless form of activity A (whose syncs are
+/// Mine), or returns false, editing nothing, where it does not apply.
+static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<const MarkUse *> &Mine,
+                           const llvm::DenseSet<const DeclRefExpr *> &Captured) {
+  Session &S = O.S;
+  const Construct &C = *A.Owner;
+  if (C.Kind != ConstructKind::Parfor || !S.Opts.Polls)
+    return false;
+  llvm::DenseSet<const CallExpr *> Syncs;
+  std::vector<unsigned> SyncAt, SemiEnd;
+  for (const MarkUse *M : Mine) {
+    SourceLocation L = M->Call->getBeginLoc();
+    if (L.isMacroID() || M->Call->getEndLoc().isMacroID())
+      return false;
+    unsigned After = S.endOffset(M->Call->getEndLoc()), Semi;
+    tok::TokenKind K;
+    if (!S.tokenAt(After, Semi, K) || K != tok::semi)
+      return false;
+    Syncs.insert(M->Call);
+    SyncAt.push_back(S.offset(L));
+    SemiEnd.push_back(Semi + 1);
+  }
+  BodyScan Scan(S, A, Syncs, Captured);
+  Scan.TraverseStmt(const_cast<CompoundStmt *>(A.Body));
+  if (!Scan.Ok)
+    return false;
+
+  // The locals to move: a sync of the body follows the declaration in its
+  // scope.
+  llvm::DenseSet<const VarDecl *> Moved;
+  std::vector<const DeclStmt *> MovedStmts;
+  Outliner::FramePlan Plan;
+  std::set<std::string> Names;
+  for (const DeclStmt *DS : Scan.Decls) {
+    if (!MovedStmts.empty() && MovedStmts.back() == DS)
+      continue;
+    unsigned From = S.endOffset(DS->getEndLoc()), To = scopeEnd(S, DS);
+    bool Live = false;
+    for (unsigned At : SyncAt)
+      Live |= From <= At && At < To;
+    if (!Live)
+      continue;
+    // A static or extern local keeps its storage: nothing to move.
+    const auto *First = dyn_cast<VarDecl>(*DS->decl_begin());
+    if (First && !First->hasLocalStorage())
+      continue;
+    if (DS->getBeginLoc().isMacroID() || DS->getEndLoc().isMacroID())
+      return false;
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || !V->hasLocalStorage() || V->getLocation().isMacroID())
+        return false;
+      QualType T = V->getType();
+      T.removeLocalConst();
+      if (T->isVariablyModifiedType() || T.isConstQualified() || declaredIn(S, A, T) ||
+          S.Ctx.getTypeAlignInChars(T).getQuantity() > 16 || T->isIncompleteType())
+        return false;
+      if (V->getInit() && hasConstPart(S.Ctx, T))
+        return false;
+      std::string F = V->getName().str();
+      for (unsigned K = 1; Names.count(F); ++K)
+        F = V->getName().str() + "_" + std::to_string(K);
+      Names.insert(F);
+      Moved.insert(V);
+      Plan.Fields.push_back({V, F});
+    }
+    MovedStmts.push_back(DS);
+  }
+  // A moved local named in a macro's argument is edited where the user
+  // wrote it; one named in a macro's body cannot be.
+  for (const DeclRefExpr *E : Scan.Refs)
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      if (Moved.count(V) && E->getLocation().isMacroID() &&
+          !(S.SM.isMacroArgExpansion(E->getLocation()) && S.inMainFile(E->getLocation())))
+        return false;
+
+  // Committed: from here on every edit is made.
+  for (auto &[V, F] : Plan.Fields)
+    O.FrameFields[V] = F;
+  for (const DeclRefExpr *E : Scan.Refs)
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      if (Moved.count(V))
+        S.Edits.replace(S.offset(E->getLocation()), S.endOffset(E->getLocation()),
+                        "parc_fr_->" + O.FrameFields[V]);
+  std::string Label = "parc_susp_" + O.suffix(C) + "_";
+  for (size_t I = 0; I < Mine.size(); ++I) {
+    std::string N = std::to_string(I + 1);
+    S.Edits.replace(SyncAt[I], SemiEnd[I],
+                    "{ parc_fr_->parc_st_ = " + N + "; if (parc_sync_frame(parc_self_)) goto " +
+                        Label + "; __attribute__((fallthrough)); case " + N + ":; }");
+  }
+  for (const DeclStmt *DS : MovedStmts) {
+    std::vector<std::string> Sets;
+    for (const Decl *D : DS->decls()) {
+      const auto *V = cast<VarDecl>(D);
+      const Expr *Init = V->getInit();
+      if (!Init)
+        continue;
+      unsigned B = S.offset(Init->getBeginLoc());
+      unsigned E = Init->getEndLoc().isMacroID() ? S.expansionEnd(Init->getEndLoc())
+                                                 : S.endOffset(Init->getEndLoc());
+      std::string Text = S.Edits.render(B, E), Field = "parc_fr_->" + O.FrameFields[V];
+      QualType T = V->getType();
+      T.removeLocalConst();
+      const Expr *Bare = Init->IgnoreImplicit();
+      if (S.Ctx.getAsArrayType(T)) {
+        if (isa<StringLiteral>(Bare->IgnoreParens()))
+          Text = "{" + Text + "}";
+        Sets.push_back("__builtin_memcpy(" + Field + ", (" + S.printType(T) + ")" + Text +
+                       ", sizeof " + Field + ")");
+      } else if (isa<InitListExpr>(Bare)) {
+        Sets.push_back(Field + " = (" + S.printType(T) + ")" + Text);
+      } else {
+        Sets.push_back(Field + " = " + Text);
+      }
+    }
+    unsigned B = S.offset(DS->getBeginLoc()), E = S.endOffset(DS->getEndLoc());
+    std::string Text;
+    for (size_t I = 0; I < Sets.size(); ++I)
+      Text += (I ? ", " : "") + Sets[I];
+    if (S.TP.Text[E - 1] == ';')
+      Text += ";";
+    // Keep the declaration's lines.
+    unsigned Lines = S.lineOf(E) - S.lineOf(B);
+    Text += std::string(Lines, '\n');
+    S.Edits.collapse(B, E, Text);
+  }
+  O.Frames[&A] = std::move(Plan);
+  return true;
+}
 
 bool lowerSyncs(Outliner &O) {
   Session &S = O.S;
-  for (const MarkUse &M : S.M.Marks) {
-    if (M.Kind != MarkKind::Sync || !M.Act || M.Call->getBeginLoc().isMacroID())
+  // The syncs of each activity, and the references to shared variables in
+  // nested activities (Captures.cpp edits those).
+  llvm::MapVector<const Activity *, std::vector<const MarkUse *>> ByAct;
+  for (const MarkUse &M : S.M.Marks)
+    if (M.Kind == MarkKind::Sync && M.Act)
+      ByAct[M.Act].push_back(&M);
+  llvm::DenseSet<const DeclRefExpr *> Captured;
+  for (const VarUse &U : S.M.Uses)
+    Captured.insert(U.Ref);
+  for (auto &[A, Mine] : ByAct) {
+    if (lowerStackless(O, *A, Mine, Captured))
       continue;
-    S.Edits.replace(S.offset(M.Call->getBeginLoc()), S.endOffset(M.Call->getEndLoc()),
-                    "parc_sync(parc_self_)");
+    for (const MarkUse *M : Mine) {
+      if (M->Call->getBeginLoc().isMacroID())
+        continue;
+      S.Edits.replace(S.offset(M->Call->getBeginLoc()), S.endOffset(M->Call->getEndLoc()),
+                      "parc_sync(parc_self_)");
+    }
   }
   return true;
 }

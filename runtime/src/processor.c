@@ -1326,7 +1326,19 @@ void parc_deadlock(void) {
         lock_if(&x->lock);
         parc_ctx *w = x->waiter;
         uint64_t left = __atomic_load_n(&x->unfinished, __ATOMIC_RELAXED);
+        uint64_t framed = 0, arrived = x->arrived[x->bar_gen & 1];
+        if (x->bar_used)
+          for (int j = 0; j <= PARC_BAR_QUEUES; j++)
+            framed += x->sq_n[j];
         unlock_if(&x->lock);
+        if (framed) { /* activities waiting at a stackless sync (frame.c) */
+          const parc_site *s = x->site;
+          fprintf(f, "parc: note: %llu %s of %s:%u:%u (%s in %s) %s at sync (%llu of %llu unfinished activities arrived)\n",
+                  (unsigned long long)framed, framed == 1 ? "activity" : "activities",
+                  s && s->file ? s->file : "?", s ? s->line : 0, s ? s->col : 0, kind_text(s),
+                  s && s->func ? s->func : "?", framed == 1 ? "waits" : "wait",
+                  (unsigned long long)arrived, (unsigned long long)left);
+        }
         if (!w)
           continue;
         describe_activity(what, sizeof what, x->parent);

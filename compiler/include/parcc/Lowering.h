@@ -80,6 +80,20 @@ public:
   /// "L<line>" (plus "_c<col>" when needed): names the parent's locals.
   std::string suffix(const Construct &C) const;
 
+  //--- Stackless sync (LowerSync.cpp) ------------------------------------
+  /// The frame of a parfor body whose activities wait at sync in it
+  /// (parc_abi.h, "Stackless sync"): the locals moved into it, each with
+  /// its member's name.
+  struct FramePlan {
+    std::vector<std::pair<const clang::VarDecl *, std::string>> Fields;
+  };
+  llvm::DenseMap<const Activity *, FramePlan> Frames;
+  /// Every moved local's member: a nested construct captures it as
+  /// &parc_fr_-><member>.
+  llvm::DenseMap<const clang::VarDecl *, std::string> FrameFields;
+  /// `struct parc_fr_<tag> { ... } *parc_fr_;` for a body in Frames.
+  std::string frameDecl(const Construct &C, const FramePlan &P) const;
+
 private:
   void nameConstructs();
   bool lowerFunction(FunctionModel &F);
