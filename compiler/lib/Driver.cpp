@@ -74,6 +74,7 @@ struct Options {
   bool SaveTemps = false, SaveTempsObj = false;
   bool Verbose = false;
   bool Polls = true;
+  bool StacklessSync = true;
   bool MD = false, MMD = false, MP = false;
   std::string MF;
   std::vector<std::string> MT;
@@ -107,6 +108,9 @@ const char *const Usage =
     "  -fno-parc-polls    Emit no poll points (to measure their cost; pbreak\n"
     "                     and preturn then stop activities only at construct\n"
     "                     boundaries and blocking operations)\n"
+    "  -fno-parc-stackless-sync\n"
+    "                     Keep every activity waiting at sync on a stack of\n"
+    "                     its own (to compare with the frames parcc uses)\n"
     "  -v                 Show the commands parcc runs\n"
     "  --help             Show this help\n"
     "  --version          Show the version\n"
@@ -209,6 +213,10 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       O.Polls = false;
     else if (A == "-fparc-polls")
       O.Polls = true;
+    else if (A == "-fno-parc-stackless-sync")
+      O.StacklessSync = false;
+    else if (A == "-fparc-stackless-sync")
+      O.StacklessSync = true;
     else if (A == "-save-temps" || A == "--save-temps" || A == "-save-temps=cwd")
       O.SaveTemps = true;
     else if (A == "-save-temps=obj")
@@ -457,6 +465,7 @@ FrontendOptions Job::frontFor(const Input &In, const std::string &Obj) {
   F.ResourceDir = PARCC_CLANG_RESOURCE_DIR;
   F.ClangPath = PARCC_CLANG_PATH;
   F.Lower.Polls = O.Polls;
+  F.Lower.StacklessSync = O.StacklessSync;
   if (O.MD || O.MMD) {
     std::string Target = Obj.empty() ? stemOf(In.Path) + ".o" : Obj;
     F.DepFile = !O.MF.empty() ? O.MF

@@ -193,7 +193,7 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
                            const llvm::DenseSet<const DeclRefExpr *> &Captured) {
   Session &S = O.S;
   const Construct &C = *A.Owner;
-  if (C.Kind != ConstructKind::Parfor || !S.Opts.Polls)
+  if (C.Kind != ConstructKind::Parfor || !S.Opts.StacklessSync)
     return false;
   llvm::DenseSet<const CallExpr *> Syncs;
   std::vector<unsigned> SyncAt, SemiEnd;

@@ -17,6 +17,8 @@ namespace parcc {
 struct LowerOptions {
   /// Emit parc_poll() at function entries and loop back-edges.
   bool Polls = true;
+  /// Lower the syncs of parfor bodies to frames where exact (LowerSync.cpp).
+  bool StacklessSync = true;
   /// The file declares its own faa: undo parc.h's macro in the output.
   bool UndefFaa = false;
 };
