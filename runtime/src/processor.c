@@ -48,7 +48,9 @@
  *
  * get_work, per processor, in order (MAXI 4.1 + 4.2):
  *   1. its ready list (contexts resumed by a V, a barrier release, or the
- *      last child of a parent waiting at epar: MAXI's termination lists);
+ *      last child of a parent waiting at epar: MAXI's termination lists),
+ *      then its resume list (activities released from a stackless sync,
+ *      run by an envelope in resume mode: frame.c);
  *   2. its mapped-lparfor inbox (chunk `id` of a posted mapped lparfor);
  *   3. its own reps (innermost first; but a descriptor nested in the head
  *      rep's construct comes before that rep), then the newest descriptor
@@ -56,8 +58,9 @@
  *   4. steal: the OLDEST descriptor with unclaimed activities of another
  *      processor (breadth first, MAXI 4.1), claiming ceil(remaining/P);
  *      failing that, half of another processor's oldest rep;
- *   5. steal a ready context of another processor, unless pinned (the root
- *      context stays on processor 0; mapped chunks on their processor);
+ *   5. steal half of another processor's resume list, or a ready context
+ *      of another processor unless it is pinned (the root context stays
+ *      on processor 0; mapped chunks on their processor);
  *   6. idle: spin about PARC_SPIN_NS with `pause`, then sleep on a condvar.
  * Work found in 2-4 runs in an envelope taken from the pool (created if the
  * pool is empty).  One envelope per processor suffices while nothing blocks,
@@ -69,7 +72,11 @@
  * activities already terminated are accounted, and the not-yet-started
  * remainder becomes a rep of the current processor, so that a blocked
  * activity never holds back its siblings (and `parfor N { sync; }` works at
- * P = 1).  Then the context parks.
+ * P = 1).  Then the context parks.  An activity of a parfor body that
+ * waits at sync usually does not block at all: it leaves its locals in a
+ * frame and returns to its body function's loop, and the barrier's release
+ * puts the frame on a resume list that get_work serves right after the
+ * ready list (frame.c, "stackless sync").
  *
  * Parking protocol (as Go's gopark/park_m: the unlock happens on the
  * scheduler's stack, after the parked context's registers are saved):
