@@ -95,9 +95,15 @@ void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c) {
   d->arrived[d->bar_gen & 1]--;
 }
 
-/* An arrival at d's barrier (parc_sync, frame.c's parc_sync_frame), d->lock
- * held: the first one sets up the queues. */
-void parc_bar_arrive_locked(parc_drt *d) {
+/* An arrival at d's barrier (parc_sync, frame.c's parc_sync_frame): lock d
+ * (P > 1), count it, the first one setting up the queues, and check the
+ * generation.  Returns 1 if this arrival completed it (d unlocked, the
+ * waiters readied: the caller goes on), else 0 with d->lock held. */
+int parc_bar_arrive(parc_drt *d) {
+  parc_ctx *wake = NULL;
+  if (!parc_rt.single)
+    parc_spin_lock(&d->lock);
+  uint64_t gen = d->bar_gen;
   /* seq_cst store, then parc_bar_check_locked's seq_cst load of unfinished:
    * the Dekker pair with the parent's lock-free termination (descriptor.c). */
   if (!__atomic_load_n(&d->bar_used, __ATOMIC_RELAXED)) { /* the first arrival */
@@ -110,7 +116,17 @@ void parc_bar_arrive_locked(parc_drt *d) {
     memset(d->sq_n, 0, sizeof d->sq_n);
   }
   __atomic_store_n(&d->bar_used, 1, __ATOMIC_SEQ_CST);
-  d->arrived[d->bar_gen & 1]++;
+  d->arrived[gen & 1]++;
+  parc_bar_check_locked(d, &wake);
+  if (d->bar_gen == gen)
+    return 0;
+  /* We were the last arrival; we are not in a queue (we never queued).
+   * The queues may be empty: every sibling but us has terminated. */
+  if (!parc_rt.single)
+    parc_spin_unlock(&d->lock);
+  if (wake)
+    parc_ready_list(wake);
+  return 1;
 }
 
 void parc_sync(parc_act *self) {
@@ -125,23 +141,12 @@ void parc_sync(parc_act *self) {
   /* Account terminated batch-mates and hand our unstarted ones to a rep:
    * they must reach the barrier (or terminate) without us. */
   parc_detach_chain(p, c);
-  parc_ctx *wake = NULL;
   int single = parc_rt.single;
-  if (!single)
-    parc_spin_lock(&d->lock);
-  uint64_t gen = d->bar_gen;
-  parc_bar_arrive_locked(d);
-  parc_bar_check_locked(d, &wake);
-  if (d->bar_gen != gen) {
-    /* We were the last arrival; we are not in the list (we never queued).
-     * The list may be empty: every sibling but us has terminated. */
-    if (!single)
-      parc_spin_unlock(&d->lock);
-    if (wake)
-      parc_ready_list(wake);
+  if (parc_bar_arrive(d)) {
     parc_poll();
     return;
   }
+  uint64_t gen = d->bar_gen;
   int k = bar_queue(p);
   c->next = NULL;
   c->wprev = d->bq_tail[k];

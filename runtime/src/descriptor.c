@@ -248,6 +248,23 @@ void parc_account_prefix(parc_batch *b) {
   }
 }
 
+/* A batch of d's activities [lo, hi), run inside `outer` on the same
+ * context (NULL: an envelope's own batch); is_parent: run by d's parent. */
+void parc_batch_init(parc_batch *b, parc_drt *d, parc_batch *outer, int is_parent, uint64_t lo,
+                     uint64_t hi) {
+  b->d = d;
+  b->outer = outer;
+  b->act.next = b->act.cur = b->start = b->first = lo;
+  b->act.end = hi;
+  b->act.total = d->count;
+  b->is_parent = is_parent;
+  b->self_ended = 0;
+  b->deferred = 0;
+  b->fr = NULL;
+  b->susp = 0;
+  b->resume = b->resumed = 0;
+}
+
 /* Run batch b on context c and account all of it.  The setjmp is the
  * landing point of a kill (kill.c): the activities [cur, end) were killed
  * (less the current one if it ended itself by pbreak/preturn). */
@@ -330,15 +347,7 @@ static void wait_children(parc_ctx *c, parc_drt *d, uint64_t mine) {
 static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   parc_batch b;
   uint64_t count = d->count, mine = 0, lo = 0, n;
-  b.d = d;
-  b.outer = parent;
-  b.act.total = count;
-  b.is_parent = 1;
-  b.self_ended = 0;
-  b.deferred = 0;
-  b.fr = NULL;
-  b.susp = 0;
-  b.resume = b.resumed = 0;
+  parc_batch_init(&b, d, parent, 1, 0, 0);
   c->cur_act = &b;
   n = parc_rt.single ? count : guided_share(count);
   d->claimed = n;
@@ -426,17 +435,7 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
   uint64_t mine = 0;
   if (mine_chunk) {
     parc_batch b;
-    b.d = d;
-    b.outer = parent;
-    b.act.total = total;
-    b.is_parent = 1;
-    b.self_ended = 0;
-    b.deferred = 0;
-    b.fr = NULL;
-    b.susp = 0;
-    b.resume = b.resumed = 0;
-    b.act.next = b.act.cur = b.start = b.first = (uint64_t)q;
-    b.act.end = (uint64_t)q + 1;
+    parc_batch_init(&b, d, parent, 1, (uint64_t)q, (uint64_t)q + 1);
     int old_pin = c->pin;
     c->pin = q; /* chunk q stays on processor q even if it blocks */
     c->cur_act = &b;
@@ -466,17 +465,7 @@ void parc_env_main(parc_ctx *self) {
       parc_ctx_switch(p, self, p->sched);
       continue;
     }
-    b.d = j->d;
-    b.outer = NULL;
-    b.act.next = b.act.cur = b.start = b.first = j->lo;
-    b.act.end = j->hi;
-    b.act.total = j->d->count;
-    b.is_parent = 0;
-    b.self_ended = 0;
-    b.deferred = 0;
-    b.fr = NULL;
-    b.susp = 0;
-    b.resume = b.resumed = 0;
+    parc_batch_init(&b, j->d, NULL, 0, j->lo, j->hi);
     self->cur_act = &b;
     parc_run_batch(self, &b);
     self->cur_act = NULL;

@@ -151,25 +151,14 @@ int parc_sync_frame(parc_act *self) {
   if (d->count == 1)
     return 0; /* no sibling to wait for */
   parc_proc *p = parc_self();
-  parc_ctx *wake = NULL;
   int single = parc_rt.single;
-  if (!single)
-    parc_spin_lock(&d->lock);
-  parc_bar_arrive_locked(d);
-  uint64_t gen = d->bar_gen;
-  parc_bar_check_locked(d, &wake);
-  if (d->bar_gen != gen) {
-    /* The last arrival: go on (as parc_sync). */
-    if (!single)
-      parc_spin_unlock(&d->lock);
-    if (wake)
-      parc_ready_list(wake);
-    parc_poll();
+  if (parc_bar_arrive(d)) {
+    parc_poll(); /* the last arrival: go on (as parc_sync) */
     return 0;
   }
   if (parc_kill_active() && parc_victim(d)) {
     /* A kill posted before we arrived: no release may come for us. */
-    d->arrived[gen & 1]--;
+    d->arrived[d->bar_gen & 1]--;
     if (!single)
       parc_spin_unlock(&d->lock);
     parc_unwind(b);
@@ -225,18 +214,9 @@ void parc_run_resumed(parc_ctx *c) {
   parc_susp *r;
   while ((r = parc_pop_resume(parc_self()))) {
     parc_batch b;
-    b.d = r->d;
-    b.outer = NULL;
-    b.act.next = b.act.cur = b.start = b.first = r->k;
-    b.act.end = r->k + 1;
-    b.act.total = r->d->count;
-    b.is_parent = 0;
-    b.self_ended = 0;
-    b.deferred = 0;
+    parc_batch_init(&b, r->d, NULL, 0, r->k, r->k + 1);
     b.fr = r;
-    b.susp = 0;
-    b.resume = 1;
-    b.resumed = 1;
+    b.resume = b.resumed = 1;
     c->cur_act = &b;
     parc_run_batch(c, &b);
     c->cur_act = NULL;

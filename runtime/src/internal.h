@@ -548,12 +548,14 @@ PARC_INTERNAL void parc_env_main(parc_ctx *self);
 /* ---- descriptor.c ---- */
 PARC_INTERNAL uint64_t parc_claim(parc_drt *d, uint64_t *lo);
 PARC_INTERNAL void parc_finish(parc_drt *d, uint64_t n, int is_parent);
+PARC_INTERNAL void parc_batch_init(parc_batch *b, parc_drt *d, parc_batch *outer, int is_parent,
+                                   uint64_t lo, uint64_t hi);
 PARC_INTERNAL void parc_run_batch(parc_ctx *c, parc_batch *b);
 PARC_INTERNAL void parc_account_prefix(parc_batch *b);
 
 /* ---- barrier.c ---- */
 PARC_INTERNAL void parc_bar_check_locked(parc_drt *d, parc_ctx **wake);
-PARC_INTERNAL void parc_bar_arrive_locked(parc_drt *d);
+PARC_INTERNAL int parc_bar_arrive(parc_drt *d);
 PARC_INTERNAL void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c);
 
 /* ---- semaphore.c ---- */
