@@ -104,6 +104,23 @@ int parc_bar_arrive(parc_drt *d) {
   if (!parc_rt.single)
     parc_spin_lock(&d->lock);
   uint64_t gen = d->bar_gen;
+  parc_bar_use_locked(d);
+  d->arrived[gen & 1]++;
+  parc_bar_check_locked(d, &wake);
+  if (d->bar_gen == gen)
+    return 0;
+  /* We were the last arrival; we are not in a queue (we never queued).
+   * The queues may be empty: every sibling but us has terminated. */
+  if (!parc_rt.single)
+    parc_spin_unlock(&d->lock);
+  if (wake)
+    parc_ready_list(wake);
+  return 1;
+}
+
+/* d->lock held, before an arrival is counted: the first one sets up the
+ * queues, and every one marks the barrier used. */
+void parc_bar_use_locked(parc_drt *d) {
   /* seq_cst store, then parc_bar_check_locked's seq_cst load of unfinished:
    * the Dekker pair with the parent's lock-free termination (descriptor.c). */
   if (!__atomic_load_n(&d->bar_used, __ATOMIC_RELAXED)) { /* the first arrival */
@@ -116,17 +133,6 @@ int parc_bar_arrive(parc_drt *d) {
     memset(d->sq_n, 0, sizeof d->sq_n);
   }
   __atomic_store_n(&d->bar_used, 1, __ATOMIC_SEQ_CST);
-  d->arrived[gen & 1]++;
-  parc_bar_check_locked(d, &wake);
-  if (d->bar_gen == gen)
-    return 0;
-  /* We were the last arrival; we are not in a queue (we never queued).
-   * The queues may be empty: every sibling but us has terminated. */
-  if (!parc_rt.single)
-    parc_spin_unlock(&d->lock);
-  if (wake)
-    parc_ready_list(wake);
-  return 1;
 }
 
 void parc_sync(parc_act *self) {

@@ -65,6 +65,10 @@
 #define PARC_FRAME_CLASSES 8
 #define PARC_FRAME_BIG 0xffffffffu
 #define PARC_FRAME_BLOCK 65536
+/* An envelope in resume mode takes up to this many records from its
+ * processor's resume list with one lock (frame.c); the rest stay there
+ * for idle processors to steal. */
+#define PARC_RESUME_TAKE 32
 
 #ifndef PARC_BAR_QUEUES
 #define PARC_BAR_QUEUES 4

@@ -263,6 +263,8 @@ void parc_batch_init(parc_batch *b, parc_drt *d, parc_batch *outer, int is_paren
   b->fr = NULL;
   b->susp = 0;
   b->resume = b->resumed = 0;
+  b->sq_first = b->sq_last = NULL;
+  b->sq_n = 0;
 }
 
 /* Run batch b on context c and account all of it.  The setjmp is the
@@ -288,7 +290,6 @@ static __attribute__((noinline)) uint64_t run_body(parc_batch *b) {
 void parc_run_batch(parc_ctx *c, parc_batch *b) {
   parc_drt *d = b->d;
   uint64_t killed;
-  (void)c;
   if (PARC_UNLIKELY(parc_kill_active()) && parc_victim(d)) {
     killed = b->act.end - b->act.next;
     b->act.next = b->act.end;
@@ -307,9 +308,20 @@ void parc_run_batch(parc_ctx *c, parc_batch *b) {
     parc_frame_free(p, b->fr);
     b->fr = NULL;
   }
+  if (b->sq_n)
+    parc_frames_publish(b); /* its activities that wait at sync arrive */
   uint64_t n = b->act.end - b->start - b->susp;
   b->start = b->act.end;
   b->susp = 0;
+  if (PARC_UNLIKELY(b->resumed) && n) {
+    /* A resumed activity that ended: accounted with the context's next
+     * ones of the same construct (frame.c). */
+    if (c->rpend_d != d)
+      parc_resumed_flush(c);
+    c->rpend_d = d;
+    c->rpend_n += n;
+    return;
+  }
   account(b, n);
 }
 

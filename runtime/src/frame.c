@@ -20,29 +20,40 @@
  *     Frames come from per-processor free lists by size class, carved from
  *     blocks that are never returned: a frame's address is its identity
  *     while it waits, and the emitted code may hold pointers into it.
- *   Suspension (parc_sync_frame, under d->lock as parc_sync).  The arrival
- *     counts as parc_sync's; if it completes the generation, the activity
- *     goes on at once.  Otherwise its frame, with d and the index, goes on
- *     the barrier's stackless queue of this processor (d->sq_*), b->fr is
- *     cleared (the next activity takes a fresh frame) and b->susp counts
- *     it: the batch's accounting treats [start, cur) less the suspended
- *     ones as terminated (descriptor.c), since a suspended activity is
- *     unfinished and its arrival is already counted.
+ *   Suspension (parc_sync_frame, no lock).  The frame, with d and the
+ *     index, joins the batch's list of suspended frames (b->sq_*), b->fr
+ *     is cleared (the next activity takes a fresh frame) and b->susp
+ *     counts it: the batch's accounting treats [start, cur) less the
+ *     suspended ones as terminated (descriptor.c), since a suspended
+ *     activity is unfinished.
+ *   Arrival (parc_frames_publish, under d->lock).  When the batch ends
+ *     (parc_run_batch, a kill landing included) or blocks
+ *     (parc_detach_chain), its suspended frames arrive together: the count
+ *     rises by their number and the chain joins the barrier's frame queue
+ *     of this processor (d->sq_*), then the generation is checked.  No
+ *     release can come sooner: the batch's later activities belong to d and
+ *     have neither arrived nor ended, and a batch that blocks publishes
+ *     first.  One lock per batch instead of one per activity: at P = 2 the
+ *     lock per arrival was most of the cost of `parfor N { sync; }`.
  *   Release (parc_bar_check_locked).  Each per-processor queue moves, in
  *     O(1), onto that processor's resume list (p->res_*, under ready_lock),
  *     and the processor is woken as for readied contexts.
  *   Resumption.  get_work sees the resume list after its ready contexts
  *     (both are work that was under way) and runs an envelope in resume
- *     mode (parc_job.d == NULL): it pops records one at a time from the
- *     processor it runs on and calls the body function for each with a
- *     batch of that one activity, b->fr = the record and b->resume set, so
- *     that parc_next_frame hands back the same frame and the state selects
- *     the code after the sync.  The activity may suspend again (the record
- *     then goes back to a barrier queue), terminate (the record is freed at
- *     the batch's end), or block on its stack (a semaphore, a construct of
- *     its own): the envelope then parks as for any activity, and the
- *     records left on the list are taken by get_work on other envelopes.
- *     Idle processors steal half of another processor's resume list.
+ *     mode (parc_job.d == NULL): it takes up to PARC_RESUME_TAKE records at
+ *     a time from the processor it runs on (c->rtake) and calls the body
+ *     function for each with a batch of that one activity, b->fr = the
+ *     record and b->resume set, so that parc_next_frame hands back the same
+ *     frame and the state selects the code after the sync.  The activity
+ *     may suspend again (the record goes back to a barrier queue at its
+ *     batch's end), terminate (the record is freed, and the termination is
+ *     accounted with the context's next ones of the same construct:
+ *     c->rpend_*, flushed before a record of another construct, when the
+ *     context blocks, and when the list is empty), or block on its stack (a
+ *     semaphore, a construct of its own): the envelope then returns the
+ *     records it took but has not started to the list and parks as for any
+ *     activity.  Idle processors steal half of another processor's resume
+ *     list.
  *   Kill.  A suspended activity needs no delivery: a kill's range covers
  *     all activities of a construct or none of them (pbreak kills the
  *     other activities of its construct, preturn and the ancestors' kills
@@ -150,39 +161,66 @@ int parc_sync_frame(parc_act *self) {
   parc_poll();
   if (d->count == 1)
     return 0; /* no sibling to wait for */
-  parc_proc *p = parc_self();
-  int single = parc_rt.single;
-  if (parc_bar_arrive(d)) {
-    parc_poll(); /* the last arrival: go on (as parc_sync) */
-    return 0;
-  }
-  if (parc_kill_active() && parc_victim(d)) {
-    /* A kill posted before we arrived: no release may come for us. */
-    d->arrived[d->bar_gen & 1]--;
-    if (!single)
-      parc_spin_unlock(&d->lock);
-    parc_unwind(b);
-  }
+  /* Suspend: the frame waits in the batch until the batch ends or blocks
+   * (parc_frames_publish), which no release could precede: the batch's
+   * later activities belong to d and have not arrived. */
   parc_susp *r = b->fr;
-  int q = susp_queue(p);
   r->d = d;
   r->k = self->cur;
-  r->proc = p->id;
   r->next = NULL;
-  if (d->sq_tail[q])
-    d->sq_tail[q]->next = r;
+  if (b->sq_last)
+    b->sq_last->next = r;
   else
-    d->sq_head[q] = r;
-  d->sq_tail[q] = r;
-  d->sq_n[q]++;
-  if (!d->stackless)
-    __atomic_store_n(&d->stackless, 1, __ATOMIC_RELAXED);
-  if (!single)
-    parc_spin_unlock(&d->lock);
+    b->sq_first = r;
+  b->sq_last = r;
+  b->sq_n++;
   b->fr = NULL;
   b->susp++;
-  PARC_STAT_ADD(p, blocked, 1);
+  if (!d->stackless) /* read by the parent at epar and by run_job (hints) */
+    __atomic_store_n(&d->stackless, 1, __ATOMIC_RELAXED);
+  PARC_STAT_ADD(parc_self(), blocked, 1);
   return 1;
+}
+
+/* The frames suspended in batch b arrive at the barrier at once: one lock,
+ * the arrival count raised by their number, the chain appended to this
+ * processor's frame queue, and the generation checked (which may release
+ * them at once). */
+void parc_frames_publish(parc_batch *b) {
+  parc_drt *d = b->d;
+  parc_proc *p = parc_self();
+  int q = susp_queue(p);
+  parc_ctx *wake = NULL;
+  for (parc_susp *r = b->sq_first; r; r = r->next)
+    r->proc = p->id;
+  if (!parc_rt.single)
+    parc_spin_lock(&d->lock);
+  parc_bar_use_locked(d);
+  d->arrived[d->bar_gen & 1] += b->sq_n;
+  if (d->sq_tail[q])
+    d->sq_tail[q]->next = b->sq_first;
+  else
+    d->sq_head[q] = b->sq_first;
+  d->sq_tail[q] = b->sq_last;
+  d->sq_n[q] += b->sq_n;
+  parc_bar_check_locked(d, &wake);
+  if (!parc_rt.single)
+    parc_spin_unlock(&d->lock);
+  b->sq_first = b->sq_last = NULL;
+  b->sq_n = 0;
+  if (wake)
+    parc_ready_list(wake);
+}
+
+/* Account the resumed activities that ended on c (parc_run_batch). */
+void parc_resumed_flush(parc_ctx *c) {
+  if (!c->rpend_n)
+    return;
+  parc_drt *d = c->rpend_d;
+  uint64_t n = c->rpend_n;
+  c->rpend_d = NULL;
+  c->rpend_n = 0;
+  parc_finish(d, n, 0);
 }
 
 /* Precondition: d->lock held (or P == 1), generation complete.  Move the
@@ -211,8 +249,16 @@ void parc_bar_release_frames_locked(parc_drt *d) {
 /* An envelope in resume mode (parc_job.d == NULL): run the resumed
  * activities of the processor it runs on until its list is empty. */
 void parc_run_resumed(parc_ctx *c) {
-  parc_susp *r;
-  while ((r = parc_pop_resume(parc_self()))) {
+  for (;;) {
+    if (!c->rtake) {
+      int n;
+      c->rtake = parc_take_resume(parc_self(), PARC_RESUME_TAKE, &n);
+      if (!c->rtake)
+        break;
+    }
+    parc_susp *r = c->rtake;
+    c->rtake = r->next;
+    PARC_STAT_ADD(parc_self(), resumed, 1);
     parc_batch b;
     parc_batch_init(&b, r->d, NULL, 0, r->k, r->k + 1);
     b.fr = r;
@@ -221,4 +267,5 @@ void parc_run_resumed(parc_ctx *c) {
     parc_run_batch(c, &b);
     c->cur_act = NULL;
   }
+  parc_resumed_flush(c);
 }

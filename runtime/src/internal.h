@@ -149,6 +149,12 @@ typedef struct parc_batch {
   uint64_t susp;
   int resume;
   int resumed;                /* runs a resumed activity (not counted as started) */
+  /* Frames suspended in this batch whose arrival is not counted yet: the
+   * barrier cannot complete before the batch's other activities arrive or
+   * end, so they arrive together, with one lock, when the batch ends or
+   * blocks (frame.c, parc_frames_publish). */
+  struct parc_susp *sq_first, *sq_last;
+  uint32_t sq_n;
   parc_jmp_buf jb;            /* kill landing point (see kill.c) */
   /* Stepping (parc_rt.step: PARC_TRACE or PARC_SCHED=random, sched.c): the
    * body function is called for one activity at a time, act.end = next + 1;
@@ -284,6 +290,14 @@ typedef struct parc_ctx {
   void *wait_obj;             /* parc_drt* (sync) or semaphore (sem) */
   parc_spin *wait_lock;       /* the lock protecting wait_obj's queue */
   int wake_killed;            /* woken by a kill, not by V/barrier release */
+
+  /* Resume mode (frame.c): resumed activities of rpend_d that terminated
+   * on this context and are not accounted yet (accounted together when
+   * the next one belongs to another construct, the context blocks, or
+   * the resume list is empty). */
+  struct parc_drt *rpend_d;
+  uint64_t rpend_n;
+  struct parc_susp *rtake;    /* records taken from a resume list, not started */
 
   /* Envelope stack. */
   char *map;
@@ -508,10 +522,13 @@ PARC_INTERNAL int parc_bar_queued(const parc_ctx *c);
 PARC_INTERNAL void parc_defer(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi);
 PARC_INTERNAL parc_ctx *parc_root_ctx(void);
 PARC_INTERNAL void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t n);
-PARC_INTERNAL parc_susp *parc_pop_resume(parc_proc *p);
+PARC_INTERNAL parc_susp *parc_take_resume(parc_proc *p, int max, int *n);
+PARC_INTERNAL void parc_return_resume(parc_proc *p, parc_susp *first, parc_susp *last, int n);
 
 /* ---- frame.c (stackless sync) ---- */
 PARC_INTERNAL void parc_frame_free(parc_proc *p, parc_susp *r);
+PARC_INTERNAL void parc_frames_publish(parc_batch *b);
+PARC_INTERNAL void parc_resumed_flush(parc_ctx *c);
 PARC_INTERNAL void parc_bar_release_frames_locked(parc_drt *d);
 PARC_INTERNAL void parc_run_resumed(parc_ctx *c);
 
@@ -556,6 +573,7 @@ PARC_INTERNAL void parc_account_prefix(parc_batch *b);
 /* ---- barrier.c ---- */
 PARC_INTERNAL void parc_bar_check_locked(parc_drt *d, parc_ctx **wake);
 PARC_INTERNAL int parc_bar_arrive(parc_drt *d);
+PARC_INTERNAL void parc_bar_use_locked(parc_drt *d);
 PARC_INTERNAL void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c);
 
 /* ---- semaphore.c ---- */

@@ -633,21 +633,41 @@ void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t
   }
 }
 
-parc_susp *parc_pop_resume(parc_proc *p) {
+/* Take the oldest records of p's resume list, at most max of them, as a
+ * chain (NULL-terminated); their number in *n. */
+parc_susp *parc_take_resume(parc_proc *p, int max, int *n) {
+  *n = 0;
   if (!hint_get(&p->nres))
     return NULL;
   lock_if(&p->ready_lock);
-  parc_susp *r = p->res_head;
-  if (r) {
-    p->res_head = r->next;
+  parc_susp *first = p->res_head, *last = first;
+  int k = 0;
+  if (first) {
+    for (k = 1; k < max && last->next; k++)
+      last = last->next;
+    p->res_head = last->next;
     if (!p->res_head)
       p->res_tail = NULL;
-    hint_add(&p->nres, -1);
+    last->next = NULL;
+    hint_add(&p->nres, -k);
   }
   unlock_if(&p->ready_lock);
-  if (r)
-    PARC_STAT_ADD(p, resumed, 1);
-  return r;
+  *n = k;
+  return first;
+}
+
+/* Put the chain first..last of n records back at the head of p's resume
+ * list (a context that took them blocks before running them). */
+void parc_return_resume(parc_proc *p, parc_susp *first, parc_susp *last, int n) {
+  lock_if(&p->ready_lock);
+  last->next = p->res_head;
+  p->res_head = first;
+  if (!p->res_tail)
+    p->res_tail = last;
+  hint_add(&p->nres, n);
+  unlock_if(&p->ready_lock);
+  if (!parc_rt.single)
+    parc_wake_any();
 }
 
 /* Take the older half (at least one) of another processor's resume list
@@ -982,7 +1002,18 @@ void parc_detach_chain(parc_proc *p, parc_ctx *c) {
   parc_rep *first = NULL, *last = NULL;
   int n = 0;
   parc_publish_chain(p, c); /* P > 1 only: private descriptors exist only there */
+  parc_resumed_flush(c);
+  if (c->rtake) { /* resumed activities it took and has not started */
+    parc_susp *last = c->rtake;
+    int n = 1;
+    for (; last->next; n++)
+      last = last->next;
+    parc_return_resume(p, c->rtake, last, n);
+    c->rtake = NULL;
+  }
   for (parc_batch *b = c->cur_act; b; b = b->outer) {
+    if (b->sq_n)
+      parc_frames_publish(b);
     parc_account_prefix(b);
     /* A stepping batch's real end is step_end (sched.c). */
     uint64_t end = parc_rt.step ? b->step_end : b->act.end;
