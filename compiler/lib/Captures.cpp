@@ -69,11 +69,27 @@ bool Outliner::isVM(const VarDecl *V) const { return V->getType()->isVariablyMod
 static std::string nameOf(const VarDecl *V) { return V->getName().str(); }
 
 /// The declared type, minus sugar that cannot be repeated elsewhere
-/// (__auto_type, typeof).
+/// (__auto_type, typeof) at any level of pointers and arrays: `typeof(a)
+/// *p` names a local `a` that the code outside its scope cannot see.
+/// Typedef names are kept.
 static QualType printable(const ASTContext &Ctx, QualType T) {
+  Qualifiers Q = T.getLocalQualifiers();
   const Type *P = T.getTypePtr();
-  if (isa<AutoType>(P) || isa<TypeOfExprType>(P) || isa<TypeOfType>(P))
-    return T.getDesugaredType(Ctx);
+  if (isa<AutoType>(P) || isa<TypeOfExprType>(P) || isa<TypeOfType>(P) || isa<ParenType>(P))
+    return printable(Ctx, Ctx.getQualifiedType(
+                              P->getLocallyUnqualifiedSingleStepDesugaredType(), Q));
+  if (const auto *PT = dyn_cast<PointerType>(P))
+    return Ctx.getQualifiedType(Ctx.getPointerType(printable(Ctx, PT->getPointeeType())), Q);
+  if (const auto *AT = dyn_cast<ConstantArrayType>(P))
+    return Ctx.getQualifiedType(
+        Ctx.getConstantArrayType(printable(Ctx, AT->getElementType()), AT->getSize(), nullptr,
+                                 AT->getSizeModifier(), AT->getIndexTypeCVRQualifiers()),
+        Q);
+  if (const auto *AT = dyn_cast<IncompleteArrayType>(P))
+    return Ctx.getQualifiedType(
+        Ctx.getIncompleteArrayType(printable(Ctx, AT->getElementType()), AT->getSizeModifier(),
+                                   AT->getIndexTypeCVRQualifiers()),
+        Q);
   return T;
 }
 
@@ -140,6 +156,32 @@ bool Outliner::needsDeclarator(QualType T) const {
   }
   const auto *TT = T->getAs<TagType>();
   return TT && AnonNames.count(TT->getDecl());
+}
+
+std::string Outliner::typeName(QualType T) const {
+  unsigned K = 0;
+  return needsDeclarator(T) ? declarator(T, "", [](unsigned) { return std::string("0"); }, K)
+                            : S.printType(printable(S.Ctx, T));
+}
+
+const TagDecl *Outliner::unnamedTag(QualType T) const {
+  while (true) {
+    if (const ArrayType *AT = S.Ctx.getAsArrayType(T)) {
+      T = AT->getElementType();
+      continue;
+    }
+    if (const auto *PT = T->getAs<PointerType>()) {
+      T = PT->getPointeeType();
+      continue;
+    }
+    break;
+  }
+  const auto *TT = T->getAs<TagType>();
+  if (!TT)
+    return nullptr;
+  const TagDecl *TD = TT->getDecl();
+  return !TD->getIdentifier() && !TD->getTypedefNameForAnonDecl() && !AnonNames.count(TD) ? TD
+                                                                                          : nullptr;
 }
 
 /// The dimension measurements of a VM type, for an lvalue Path of that type.
@@ -234,6 +276,10 @@ std::string Outliner::frameDecl(const Construct &C, const FramePlan &P) const {
     QualType T = printable(S.Ctx, V->getType());
     T.removeLocalConst();
     unsigned K = 0;
+    // An alignment of the declaration's own (_Alignas, aligned), which
+    // the member's type does not carry; LowerSync.cpp keeps it <= 16.
+    if (V->hasAttr<AlignedAttr>())
+      Out += " _Alignas(" + std::to_string(S.Ctx.getDeclAlign(V).getQuantity()) + ")";
     Out += " " +
            (needsDeclarator(T) ? declarator(T, F, [](unsigned) { return std::string("0"); }, K)
                                : S.printType(T, F)) +

@@ -28,9 +28,12 @@
 // a switch or a statement expression of the body (the case label would
 // belong to them), the index is never assigned or has its address taken
 // (the resumed activity recomputes it), and every local to move has a type
-// that can be declared at the top of the body function and assigned:
-// no variably modified type, no type declared in the body, no const
-// member or element, alignment at most 16 (the runtime's frames).  Any
+// that can be declared at the top of the body function and assigned (and
+// no sync is in the scope of a variably modified typedef):
+// no variably modified type, no type declared in the body or without a
+// name (a file-scope `struct { } x` seen through typeof), no const
+// member or element, alignment at most 16 (the runtime's frames), no
+// cleanup attribute.  Any
 // other body, and every parblock, calls parc_sync:
 //
 //   sync;                        =>       parc_sync(parc_self_);
@@ -45,6 +48,7 @@
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -79,10 +83,14 @@ public:
     return true;
   }
   bool VisitDeclStmt(DeclStmt *DS) {
-    for (const Decl *D : DS->decls())
+    for (const Decl *D : DS->decls()) {
       if (const auto *V = dyn_cast<VarDecl>(D))
         if (S.M.declActivity(V) == &A && V != A.Owner->Index)
           Decls.push_back(DS);
+      if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
+        if (TD->getUnderlyingType()->isVariablyModifiedType())
+          VMTypedefs.push_back(DS);
+    }
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
@@ -102,7 +110,7 @@ public:
   }
 
   bool Ok = true;
-  std::vector<const DeclStmt *> Decls;
+  std::vector<const DeclStmt *> Decls, VMTypedefs;
   std::vector<const DeclRefExpr *> Refs;
 
 private:
@@ -137,7 +145,10 @@ bool hasConstPart(const ASTContext &Ctx, QualType T) {
 
 /// Is a type (through pointers, arrays and typedefs) one declared inside
 /// activity A, which the frame at the top of the body function cannot see?
-bool declaredIn(const Session &S, const Activity &A, QualType T) {
+/// Seen holds the records already walked: a record may point to itself
+/// (`struct node { struct node *next; }`).
+bool declaredIn(const Session &S, const Activity &A, QualType T,
+                llvm::DenseSet<const RecordDecl *> &Seen) {
   unsigned B = S.offset(A.Body->getLBracLoc()), E = S.endOffset(A.Body->getRBracLoc());
   auto Inside = [&](const Decl *D) {
     if (!D || D->getDeclContext()->isFileContext())
@@ -153,9 +164,10 @@ bool declaredIn(const Session &S, const Activity &A, QualType T) {
       if (Inside(Tag->getDecl()))
         return true;
       if (const auto *RT = dyn_cast<RecordType>(Tag))
-        for (const FieldDecl *F : RT->getDecl()->fields())
-          if (declaredIn(S, A, F->getType()))
-            return true;
+        if (Seen.insert(RT->getDecl()).second)
+          for (const FieldDecl *F : RT->getDecl()->fields())
+            if (declaredIn(S, A, F->getType(), Seen))
+              return true;
       return false;
     }
     if (const ArrayType *AT = S.Ctx.getAsArrayType(T))
@@ -214,6 +226,19 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
   if (!Scan.Ok)
     return false;
 
+  // A sync in the scope of a variably modified typedef: the switch would
+  // jump into it.
+  auto LiveAcross = [&](const DeclStmt *DS) {
+    unsigned From = S.endOffset(DS->getEndLoc()), To = scopeEnd(S, DS);
+    bool Live = false;
+    for (unsigned At : SyncAt)
+      Live |= From <= At && At < To;
+    return Live;
+  };
+  for (const DeclStmt *DS : Scan.VMTypedefs)
+    if (LiveAcross(DS))
+      return false;
+
   // The locals to move: a sync of the body follows the declaration in its
   // scope.
   llvm::DenseSet<const VarDecl *> Moved;
@@ -223,17 +248,18 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
   for (const DeclStmt *DS : Scan.Decls) {
     if (!MovedStmts.empty() && MovedStmts.back() == DS)
       continue;
-    unsigned From = S.endOffset(DS->getEndLoc()), To = scopeEnd(S, DS);
-    bool Live = false;
-    for (unsigned At : SyncAt)
-      Live |= From <= At && At < To;
-    if (!Live)
+    if (!LiveAcross(DS))
       continue;
     // A static or extern local keeps its storage: nothing to move.
     const auto *First = dyn_cast<VarDecl>(*DS->decl_begin());
     if (First && !First->hasLocalStorage())
       continue;
-    if (DS->getBeginLoc().isMacroID() || DS->getEndLoc().isMacroID())
+    // A declaration may start with a macro that names a type (`bool`),
+    // whose expansion then starts where the user wrote the declaration.
+    SourceLocation DB = DS->getBeginLoc();
+    if ((DB.isMacroID() && (S.SM.isMacroArgExpansion(DB) || !Lexer::isAtStartOfMacroExpansion(DB, S.SM, S.Ctx.getLangOpts()) ||
+                            !S.inMainFile(S.SM.getExpansionLoc(DB)))) ||
+        DS->getEndLoc().isMacroID())
       return false;
     for (const Decl *D : DS->decls()) {
       const auto *V = dyn_cast<VarDecl>(D);
@@ -241,9 +267,24 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
         return false;
       QualType T = V->getType();
       T.removeLocalConst();
-      if (T->isVariablyModifiedType() || T.isConstQualified() || declaredIn(S, A, T) ||
+      llvm::DenseSet<const RecordDecl *> Seen;
+      if (T->isVariablyModifiedType() || T.isConstQualified() || declaredIn(S, A, T, Seen) ||
           S.Ctx.getTypeAlignInChars(T).getQuantity() > 16 || T->isIncompleteType())
         return false;
+      // What the declaration adds to its type: a cleanup runs at the end
+      // of the scope, which the frame has no declaration for, and an
+      // alignment the member keeps (frameDecl) only up to the frame's.
+      if (V->hasAttr<CleanupAttr>() || V->hasAttr<AsmLabelAttr>() ||
+          S.Ctx.getDeclAlign(V).getQuantity() > 16)
+        return false;
+      // An anonymous tag: the frame can name a local one (moved to file
+      // scope later, with a name), but no initializer's compound literal
+      // can yet, and nothing can name a file-scope one.
+      if (const TagDecl *TD = O.unnamedTag(T))
+        if (TD->getDeclContext()->isFileContext() ||
+            (V->getInit() && (S.Ctx.getAsArrayType(T) ||
+                              isa<InitListExpr>(V->getInit()->IgnoreImplicit()))))
+          return false;
       if (V->getInit() && hasConstPart(S.Ctx, T))
         return false;
       std::string F = V->getName().str();
@@ -295,10 +336,10 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
       if (S.Ctx.getAsArrayType(T)) {
         if (isa<StringLiteral>(Bare->IgnoreParens()))
           Text = "{" + Text + "}";
-        Sets.push_back("__builtin_memcpy(" + Field + ", (" + S.printType(T) + ")" + Text +
+        Sets.push_back("__builtin_memcpy(" + Field + ", (" + O.typeName(T) + ")" + Text +
                        ", sizeof " + Field + ")");
       } else if (isa<InitListExpr>(Bare)) {
-        Sets.push_back(Field + " = (" + S.printType(T) + ")" + Text);
+        Sets.push_back(Field + " = (" + O.typeName(T) + ")" + Text);
       } else {
         Sets.push_back(Field + " = " + Text);
       }
@@ -309,9 +350,10 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
       Text += (I ? ", " : "") + Sets[I];
     if (S.TP.Text[E - 1] == ';')
       Text += ";";
-    // Keep the declaration's lines.
+    // Keep the declaration's lines (the initializers keep theirs).
     unsigned Lines = S.lineOf(E) - S.lineOf(B);
-    Text += std::string(Lines, '\n');
+    unsigned Kept = std::count(Text.begin(), Text.end(), '\n');
+    Text += std::string(Lines > Kept ? Lines - Kept : 0, '\n');
     S.Edits.collapse(B, E, Text);
   }
   O.Frames[&A] = std::move(Plan);

@@ -51,6 +51,14 @@ public:
   std::string declarator(clang::QualType T, std::string Inner,
                          const std::function<std::string(unsigned)> &Dim, unsigned &K) const;
   bool needsDeclarator(clang::QualType T) const;
+  /// T as a type name (a cast's, a compound literal's) that code outside
+  /// the declaration's scope can use.
+  std::string typeName(clang::QualType T) const;
+  /// The tag T is (through arrays and pointers) if it has no name that
+  /// code elsewhere could use: a file-scope `struct { } x` seen through
+  /// typeof, or an anonymous local tag not yet moved to file scope under
+  /// a name of parcc's (hoistLocalDecls does so, after the leaf edits).
+  const clang::TagDecl *unnamedTag(clang::QualType T) const;
   /// Local types and block-scope function declarations that the outlined
   /// code of F needs at file scope; removes moved declarations from F.
   bool hoistLocalDecls(FunctionModel &F, std::string &Out);
