@@ -43,7 +43,7 @@ void parc_bar_check_locked(parc_drt *d, parc_ctx **wake) {
     return;
   d->arrived[g & 1] = 0;
   d->bar_gen = g + 1; /* releases every queued waiter (parc_bar_queued) */
-  if (d->stackless)
+  if (__atomic_load_n(&d->stackless, __ATOMIC_RELAXED))
     parc_bar_release_frames_locked(d); /* frame.c */
   /* Queue k < PARC_BAR_QUEUES holds contexts that blocked on processor k:
    * pinned ones are pinned to k, the others last ran on k, so k is where

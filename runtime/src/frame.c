@@ -176,7 +176,10 @@ int parc_sync_frame(parc_act *self) {
   b->sq_n++;
   b->fr = NULL;
   b->susp++;
-  if (!d->stackless) /* read by the parent at epar and by run_job (hints) */
+  /* relaxed: read by the parent at epar and by run_job (hints), and by
+   * the barrier's release under d->lock, which parc_frames_publish takes
+   * after this store whenever the queues hold a frame. */
+  if (!__atomic_load_n(&d->stackless, __ATOMIC_RELAXED))
     __atomic_store_n(&d->stackless, 1, __ATOMIC_RELAXED);
   PARC_STAT_ADD(parc_self(), blocked, 1);
   return 1;
