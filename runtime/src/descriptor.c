@@ -237,9 +237,12 @@ static void account(parc_batch *b, uint64_t n) {
 
 void parc_account_prefix(parc_batch *b) {
   /* The suspended ones among them are unfinished (frame.c). */
-  uint64_t n = b->act.cur - b->start - b->susp;
+  uint64_t n = b->act.cur - b->start;
   b->start = b->act.cur;
-  b->susp = 0;
+  if (b->framed) {
+    n -= b->susp;
+    b->susp = 0;
+  }
   if (b->is_parent) {
     b->deferred += n;
     flush_deferred(b);
@@ -260,11 +263,7 @@ void parc_batch_init(parc_batch *b, parc_drt *d, parc_batch *outer, int is_paren
   b->is_parent = is_parent;
   b->self_ended = 0;
   b->deferred = 0;
-  b->fr = NULL;
-  b->susp = 0;
-  b->resume = b->resumed = 0;
-  b->sq_first = b->sq_last = NULL;
-  b->sq_n = 0;
+  b->framed = 0; /* the frame fields are set by parc_next_frame (frame.c) */
 }
 
 /* Run batch b on context c and account all of it.  The setjmp is the
@@ -297,30 +296,33 @@ void parc_run_batch(parc_ctx *c, parc_batch *b) {
     killed = run_body(b);
   }
   parc_proc *p = parc_self(); /* re-read: the batch may have moved */
-  if (PARC_LIKELY(!b->resumed))
+  if (PARC_LIKELY(!b->framed || !b->resumed))
     PARC_STAT_ADD(p, activities, b->act.end - b->first - killed);
   if (PARC_UNLIKELY(killed)) {
     PARC_STAT_ADD(p, killed, killed);
     if (parc_rt.stats)
       parc_stats_killed(d->site, killed);
   }
-  if (b->fr) { /* the frame of a stackless-sync body's last activity */
-    parc_frame_free(p, b->fr);
-    b->fr = NULL;
-  }
-  if (b->sq_n)
-    parc_frames_publish(b); /* its activities that wait at sync arrive */
-  uint64_t n = b->act.end - b->start - b->susp;
+  uint64_t n = b->act.end - b->start;
   b->start = b->act.end;
-  b->susp = 0;
-  if (PARC_UNLIKELY(b->resumed) && n) {
-    /* A resumed activity that ended: accounted with the context's next
-     * ones of the same construct (frame.c). */
-    if (c->rpend_d != d)
-      parc_resumed_flush(c);
-    c->rpend_d = d;
-    c->rpend_n += n;
-    return;
+  if (PARC_UNLIKELY(b->framed)) { /* a stackless-sync body (frame.c) */
+    n -= b->susp;
+    b->susp = 0;
+    if (b->fr) { /* its last activity's frame */
+      parc_frame_free(p, b->fr);
+      b->fr = NULL;
+    }
+    if (b->sq_n)
+      parc_frames_publish(b); /* its activities that wait at sync arrive */
+    if (b->resumed && n) {
+      /* A resumed activity that ended: accounted with the context's next
+       * ones of the same construct. */
+      if (c->rpend_d != d)
+        parc_resumed_flush(c);
+      c->rpend_d = d;
+      c->rpend_n += n;
+      return;
+    }
   }
   account(b, n);
 }

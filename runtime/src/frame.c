@@ -127,7 +127,14 @@ void parc_frame_free(parc_proc *p, parc_susp *r) {
 
 void *parc_next_frame(parc_act *self, uint64_t *k, size_t size) {
   parc_batch *b = (parc_batch *)self;
-  if (PARC_UNLIKELY(b->resume)) {
+  if (PARC_UNLIKELY(!b->framed)) { /* the batch's first activity */
+    b->framed = 1;
+    b->fr = NULL;
+    b->susp = 0;
+    b->resume = b->resumed = 0;
+    b->sq_first = b->sq_last = NULL;
+    b->sq_n = 0;
+  } else if (PARC_UNLIKELY(b->resume)) {
     /* A resume batch: its one activity, with the frame it suspended with. */
     b->resume = 0;
     *k = self->cur = self->next++;
@@ -264,8 +271,12 @@ void parc_run_resumed(parc_ctx *c) {
     PARC_STAT_ADD(parc_self(), resumed, 1);
     parc_batch b;
     parc_batch_init(&b, r->d, NULL, 0, r->k, r->k + 1);
+    b.framed = 1;
     b.fr = r;
+    b.susp = 0;
     b.resume = b.resumed = 1;
+    b.sq_first = b.sq_last = NULL;
+    b.sq_n = 0;
     c->cur_act = &b;
     parc_run_batch(c, &b);
     c->cur_act = NULL;

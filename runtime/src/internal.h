@@ -141,10 +141,14 @@ typedef struct parc_batch {
   uint64_t deferred;          /* parent only: terminated, not yet subtracted */
   int is_parent;              /* run inline by the construct's parent */
   int self_ended;             /* the current activity ended itself (pbreak/preturn) */
-  /* Stackless sync (frame.c): the frame the body's current activity uses
-   * (owned by the batch until a suspension hands it to the barrier), the
-   * activities of [start, cur) that suspended rather than terminated, and
-   * whether the next parc_next_frame resumes `fr` instead of starting. */
+  /* Stackless sync (frame.c).  framed: the body runs its activities in
+   * frames (parc_next_frame ran, or a resumed activity): only then are the
+   * fields below set, so that other batches pay one store and one test.
+   * fr: the frame the current activity uses (owned by the batch until a
+   * suspension hands it on); susp: the activities of [start, cur) that
+   * suspended rather than terminated; resume: the next parc_next_frame
+   * resumes `fr` instead of starting an activity. */
+  int framed;
   struct parc_susp *fr;
   uint64_t susp;
   int resume;

@@ -1012,7 +1012,7 @@ void parc_detach_chain(parc_proc *p, parc_ctx *c) {
     c->rtake = NULL;
   }
   for (parc_batch *b = c->cur_act; b; b = b->outer) {
-    if (b->sq_n)
+    if (b->framed && b->sq_n)
       parc_frames_publish(b);
     parc_account_prefix(b);
     /* A stepping batch's real end is step_end (sched.c). */
