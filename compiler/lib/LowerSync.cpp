@@ -98,6 +98,15 @@ public:
       Refs.push_back(E);
     return true;
   }
+  /// A string a macro made from its argument (#x), by the offset of the
+  /// outermost expansion it comes from.
+  bool VisitStringLiteral(StringLiteral *SL) {
+    SourceLocation L = SL->getBeginLoc();
+    if (L.isMacroID() && SL->isOrdinary() &&
+        S.SM.isWrittenInScratchSpace(S.SM.getSpellingLoc(L)))
+      Stringized.push_back({S.SM.getFileOffset(S.SM.getExpansionLoc(L)), SL->getString().str()});
+    return true;
+  }
   bool VisitUnaryOperator(UnaryOperator *U) {
     if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && isIndex(U->getSubExpr()))
       Ok = false;
@@ -112,6 +121,7 @@ public:
   bool Ok = true;
   std::vector<const DeclStmt *> Decls, VMTypedefs;
   std::vector<const DeclRefExpr *> Refs;
+  std::vector<std::pair<unsigned, std::string>> Stringized;
 
 private:
   bool isIndex(const Expr *E) const {
@@ -297,12 +307,20 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
     MovedStmts.push_back(DS);
   }
   // A moved local named in a macro's argument is edited where the user
-  // wrote it; one named in a macro's body cannot be.
+  // wrote it; one named in a macro's body cannot be, nor one in an
+  // argument that the macro also turns into a string (`#v` would read
+  // "parc_fr_->v").
   for (const DeclRefExpr *E : Scan.Refs)
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
-      if (Moved.count(V) && E->getLocation().isMacroID() &&
-          !(S.SM.isMacroArgExpansion(E->getLocation()) && S.inMainFile(E->getLocation())))
-        return false;
+      if (Moved.count(V) && E->getLocation().isMacroID()) {
+        SourceLocation L = E->getLocation();
+        if (!(S.SM.isMacroArgExpansion(L) && S.inMainFile(L)))
+          return false;
+        unsigned X = S.SM.getFileOffset(S.SM.getExpansionLoc(L));
+        for (const auto &[At, Str] : Scan.Stringized)
+          if (At == X && Str.find(V->getName()) != std::string::npos)
+            return false;
+      }
 
   // Committed: from here on every edit is made.
   for (auto &[V, F] : Plan.Fields)
