@@ -32,8 +32,8 @@
 // no sync is in the scope of a variably modified typedef):
 // no variably modified type, no type declared in the body or without a
 // name (a file-scope `struct { } x` seen through typeof), no const
-// member or element, alignment at most 16 (the runtime's frames), no
-// cleanup attribute.  Any
+// member or element, no flexible array member, alignment at most 16
+// (the runtime's frames), no cleanup attribute.  Any
 // other body, and every parblock, calls parc_sync:
 //
 //   sync;                        =>       parc_sync(parc_self_);
@@ -281,6 +281,10 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
       if (T->isVariablyModifiedType() || T.isConstQualified() || declaredIn(S, A, T, Seen) ||
           S.Ctx.getTypeAlignInChars(T).getQuantity() > 16 || T->isIncompleteType())
         return false;
+      // A struct ending in a flexible array must end the frame too.
+      if (const auto *RT = T->getAs<RecordType>())
+        if (RT->getDecl()->hasFlexibleArrayMember())
+          return false;
       // What the declaration adds to its type: a cleanup runs at the end
       // of the scope, which the frame has no declaration for, and an
       // alignment the member keeps (frameDecl) only up to the frame's.
