@@ -140,8 +140,8 @@ typedef struct parc_batch {
   uint64_t first;             /* first index of the batch (statistics) */
   uint64_t deferred;          /* parent only: terminated, not yet subtracted */
   int is_parent;              /* run inline by the construct's parent */
-  int self_ended;             /* the current activity ended itself (pbreak/preturn) */
-  int framed;                 /* frame fields below set (frame.c) */
+  unsigned char self_ended;   /* the current activity ended itself (pbreak/preturn) */
+  unsigned char framed;       /* frame fields below set (frame.c) */
   parc_jmp_buf jb;            /* kill landing point (see kill.c) */
   /* Stepping (parc_rt.step: PARC_TRACE or PARC_SCHED=random, sched.c): the
    * body function is called for one activity at a time, act.end = next + 1;
