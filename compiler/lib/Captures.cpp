@@ -139,22 +139,24 @@ std::string Outliner::declarator(QualType T, std::string Inner,
   return S.printType(printable(S.Ctx, T), Inner);
 }
 
+/// T without its array and pointer layers: the element or pointee type a
+/// declarator is built around.
+static QualType innermost(const ASTContext &Ctx, QualType T) {
+  while (true) {
+    if (const ArrayType *AT = Ctx.getAsArrayType(T))
+      T = AT->getElementType();
+    else if (const auto *PT = T->getAs<PointerType>())
+      T = PT->getPointeeType();
+    else
+      return T;
+  }
+}
+
 /// Does printing T need declarator() rather than Clang's printer?
 bool Outliner::needsDeclarator(QualType T) const {
   if (T->isVariablyModifiedType())
     return true;
-  while (true) {
-    if (const ArrayType *AT = S.Ctx.getAsArrayType(T)) {
-      T = AT->getElementType();
-      continue;
-    }
-    if (const auto *PT = T->getAs<PointerType>()) {
-      T = PT->getPointeeType();
-      continue;
-    }
-    break;
-  }
-  const auto *TT = T->getAs<TagType>();
+  const auto *TT = innermost(S.Ctx, T)->getAs<TagType>();
   return TT && AnonNames.count(TT->getDecl());
 }
 
@@ -165,18 +167,7 @@ std::string Outliner::typeName(QualType T) const {
 }
 
 const TagDecl *Outliner::unnamedTag(QualType T) const {
-  while (true) {
-    if (const ArrayType *AT = S.Ctx.getAsArrayType(T)) {
-      T = AT->getElementType();
-      continue;
-    }
-    if (const auto *PT = T->getAs<PointerType>()) {
-      T = PT->getPointeeType();
-      continue;
-    }
-    break;
-  }
-  const auto *TT = T->getAs<TagType>();
+  const auto *TT = innermost(S.Ctx, T)->getAs<TagType>();
   if (!TT)
     return nullptr;
   const TagDecl *TD = TT->getDecl();
