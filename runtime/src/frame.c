@@ -125,16 +125,22 @@ void parc_frame_free(parc_proc *p, parc_susp *r) {
   p->fr_free[r->cls] = r;
 }
 
+/* Set up the frame fields of batch b (parc_batch.framed): its frame fr,
+ * and whether it resumes fr's suspended activity. */
+static void frames_begin(parc_batch *b, parc_susp *fr, int resume) {
+  b->framed = 1;
+  b->fr = fr;
+  b->susp = 0;
+  b->resume = b->resumed = resume;
+  b->sq_first = b->sq_last = NULL;
+  b->sq_n = 0;
+}
+
 void *parc_next_frame(parc_act *self, uint64_t *k, size_t size) {
   parc_batch *b = (parc_batch *)self;
-  if (PARC_UNLIKELY(!b->framed)) { /* the batch's first activity */
-    b->framed = 1;
-    b->fr = NULL;
-    b->susp = 0;
-    b->resume = b->resumed = 0;
-    b->sq_first = b->sq_last = NULL;
-    b->sq_n = 0;
-  } else if (PARC_UNLIKELY(b->resume)) {
+  if (PARC_UNLIKELY(!b->framed)) /* the batch's first activity */
+    frames_begin(b, NULL, 0);
+  else if (PARC_UNLIKELY(b->resume)) {
     /* A resume batch: its one activity, with the frame it suspended with. */
     b->resume = 0;
     *k = self->cur = self->next++;
@@ -260,23 +266,14 @@ void parc_bar_release_frames_locked(parc_drt *d) {
  * activities of the processor it runs on until its list is empty. */
 void parc_run_resumed(parc_ctx *c) {
   for (;;) {
-    if (!c->rtake) {
-      int n;
-      c->rtake = parc_take_resume(parc_self(), PARC_RESUME_TAKE, &n);
-      if (!c->rtake)
-        break;
-    }
+    if (!c->rtake && !(c->rtake = parc_take_resume(parc_self(), PARC_RESUME_TAKE)))
+      break;
     parc_susp *r = c->rtake;
     c->rtake = r->next;
     PARC_STAT_ADD(parc_self(), resumed, 1);
     parc_batch b;
     parc_batch_init(&b, r->d, NULL, 0, r->k, r->k + 1);
-    b.framed = 1;
-    b.fr = r;
-    b.susp = 0;
-    b.resume = b.resumed = 1;
-    b.sq_first = b.sq_last = NULL;
-    b.sq_n = 0;
+    frames_begin(&b, r, 1);
     c->cur_act = &b;
     parc_run_batch(c, &b);
     c->cur_act = NULL;

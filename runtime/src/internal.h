@@ -533,7 +533,7 @@ PARC_INTERNAL int parc_bar_queued(const parc_ctx *c);
 PARC_INTERNAL void parc_defer(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi);
 PARC_INTERNAL parc_ctx *parc_root_ctx(void);
 PARC_INTERNAL void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t n);
-PARC_INTERNAL parc_susp *parc_take_resume(parc_proc *p, int max, int *n);
+PARC_INTERNAL parc_susp *parc_take_resume(parc_proc *p, int max);
 PARC_INTERNAL void parc_return_resume(parc_proc *p, parc_susp *first, parc_susp *last, int n);
 
 /* ---- frame.c (stackless sync) ---- */

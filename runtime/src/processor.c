@@ -613,18 +613,45 @@ void parc_ready_list(parc_ctx *head) {
 static inline parc_proc *victim(parc_proc *p, int i, int off);
 static inline int victim_offset(parc_proc *p);
 
-/* Append the chain first..last of n records released from a stackless sync
- * to q's resume list (frame.c), in O(1).  Called under the descriptor's
- * lock, like parc_ready_chain. */
-void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t n) {
+/* Append the chain first..last of n resume records to q's resume list.
+ * Caller holds q->ready_lock (or P == 1). */
+static void res_append_locked(parc_proc *q, parc_susp *first, parc_susp *last, int n) {
   last->next = NULL;
-  lock_if(&q->ready_lock);
   if (q->res_tail)
     q->res_tail->next = first;
   else
     q->res_head = first;
   q->res_tail = last;
-  hint_add(&q->nres, (int)n);
+  hint_add(&q->nres, n);
+}
+
+/* Unlink the oldest records of q's resume list, at most max >= 1 of them,
+ * as a NULL-terminated chain; its last record in *last, its length in *n
+ * (0 and NULL when the list is empty).  Caller holds q->ready_lock (or
+ * P == 1). */
+static parc_susp *res_unlink_locked(parc_proc *q, int max, parc_susp **last, int *n) {
+  parc_susp *first = q->res_head, *l = first;
+  int k = 0;
+  if (first) {
+    for (k = 1; k < max && l->next; k++)
+      l = l->next;
+    q->res_head = l->next;
+    if (!q->res_head)
+      q->res_tail = NULL;
+    l->next = NULL;
+    hint_add(&q->nres, -k);
+  }
+  *last = l;
+  *n = k;
+  return first;
+}
+
+/* Append the chain first..last of n records released from a stackless sync
+ * to q's resume list (frame.c), in O(1).  Called under the descriptor's
+ * lock, like parc_ready_chain. */
+void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t n) {
+  lock_if(&q->ready_lock);
+  res_append_locked(q, first, last, (int)n);
   unlock_if(&q->ready_lock);
   if (!parc_rt.single) {
     parc_wake_proc(q);
@@ -634,25 +661,15 @@ void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t
 }
 
 /* Take the oldest records of p's resume list, at most max of them, as a
- * chain (NULL-terminated); their number in *n. */
-parc_susp *parc_take_resume(parc_proc *p, int max, int *n) {
-  *n = 0;
+ * chain (NULL-terminated). */
+parc_susp *parc_take_resume(parc_proc *p, int max) {
   if (!hint_get(&p->nres))
     return NULL;
+  parc_susp *last;
+  int n;
   lock_if(&p->ready_lock);
-  parc_susp *first = p->res_head, *last = first;
-  int k = 0;
-  if (first) {
-    for (k = 1; k < max && last->next; k++)
-      last = last->next;
-    p->res_head = last->next;
-    if (!p->res_head)
-      p->res_tail = NULL;
-    last->next = NULL;
-    hint_add(&p->nres, -k);
-  }
+  parc_susp *first = res_unlink_locked(p, max, &last, &n);
   unlock_if(&p->ready_lock);
-  *n = k;
   return first;
 }
 
@@ -679,31 +696,15 @@ static int steal_resume(parc_proc *p) {
     int n = hint_get(&q->nres);
     if (!n)
       continue;
+    parc_susp *last;
+    int take;
     parc_spin_lock(&q->ready_lock);
-    parc_susp *first = q->res_head, *last = first;
-    int take = 0;
-    if (first) {
-      take = (n + 1) / 2;
-      int k = 1;
-      for (; k < take && last->next; k++)
-        last = last->next;
-      take = k;
-      q->res_head = last->next;
-      if (!q->res_head)
-        q->res_tail = NULL;
-      hint_add(&q->nres, -take);
-    }
+    parc_susp *first = res_unlink_locked(q, (n + 1) / 2, &last, &take);
     parc_spin_unlock(&q->ready_lock);
     if (take) {
       PARC_STAT_ADD(p, steals, 1);
-      last->next = NULL;
       parc_spin_lock(&p->ready_lock);
-      if (p->res_tail)
-        p->res_tail->next = first;
-      else
-        p->res_head = first;
-      p->res_tail = last;
-      hint_add(&p->nres, take);
+      res_append_locked(p, first, last, take);
       parc_spin_unlock(&p->ready_lock);
       return 1;
     }
@@ -1308,14 +1309,21 @@ static const char *kind_text(const parc_site *s) {
 }
 
 /* "activity K of FILE:LINE:COL (KIND in FUNC)" or "main". */
+/* "FILE:LINE:COL (KIND in FUNC)" of a construct site (s may be NULL). */
+static void describe_site(char *buf, size_t n, const parc_site *s) {
+  snprintf(buf, n, "%s:%u:%u (%s in %s)", s && s->file ? s->file : "?", s ? s->line : 0,
+           s ? s->col : 0, kind_text(s), s && s->func ? s->func : "?");
+}
+
+/* "activity K of SITE" or "main". */
 static void describe_activity(char *buf, size_t n, const parc_batch *b) {
   if (!b || !b->d || !b->d->site) {
     snprintf(buf, n, "main");
     return;
   }
-  const parc_site *s = b->d->site;
-  snprintf(buf, n, "activity %llu of %s:%u:%u (%s in %s)", (unsigned long long)b->act.cur,
-           s->file ? s->file : "?", s->line, s->col, kind_text(s), s->func ? s->func : "?");
+  char site[512];
+  describe_site(site, sizeof site, b->d->site);
+  snprintf(buf, n, "activity %llu of %s", (unsigned long long)b->act.cur, site);
 }
 
 void parc_deadlock(void) {
@@ -1369,22 +1377,18 @@ void parc_deadlock(void) {
           for (int j = 0; j <= PARC_BAR_QUEUES; j++)
             framed += x->sq_n[j];
         unlock_if(&x->lock);
-        if (framed) { /* activities waiting at a stackless sync (frame.c) */
-          const parc_site *s = x->site;
-          fprintf(f, "parc: note: %llu %s of %s:%u:%u (%s in %s) %s at sync (%llu of %llu unfinished activities arrived)\n",
-                  (unsigned long long)framed, framed == 1 ? "activity" : "activities",
-                  s && s->file ? s->file : "?", s ? s->line : 0, s ? s->col : 0, kind_text(s),
-                  s && s->func ? s->func : "?", framed == 1 ? "waits" : "wait",
-                  (unsigned long long)arrived, (unsigned long long)left);
-        }
+        char site[512];
+        describe_site(site, sizeof site, x->site);
+        if (framed) /* activities waiting at a stackless sync (frame.c) */
+          fprintf(f, "parc: note: %llu %s of %s %s at sync (%llu of %llu unfinished activities arrived)\n",
+                  (unsigned long long)framed, framed == 1 ? "activity" : "activities", site,
+                  framed == 1 ? "waits" : "wait", (unsigned long long)arrived,
+                  (unsigned long long)left);
         if (!w)
           continue;
         describe_activity(what, sizeof what, x->parent);
-        const parc_site *s = x->site;
-        fprintf(f, "parc: note: %s waits at the epar of %s:%u:%u (%s in %s) for %llu unfinished %s\n",
-                what, s && s->file ? s->file : "?", s ? s->line : 0, s ? s->col : 0, kind_text(s),
-                s && s->func ? s->func : "?", (unsigned long long)left,
-                left == 1 ? "activity" : "activities");
+        fprintf(f, "parc: note: %s waits at the epar of %s for %llu unfinished %s\n", what, site,
+                (unsigned long long)left, left == 1 ? "activity" : "activities");
       }
     }
     unlock_if(&q->blocked_lock);
