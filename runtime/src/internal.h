@@ -338,6 +338,7 @@ typedef struct parc_stats {
   uint64_t mapped;            /* mapped chunks run */
   uint64_t sleeps;
   uint64_t splits;            /* running batches split for a hungry processor */
+  uint64_t yields;            /* running activities that gave way to a pinned one */
   /* Kill (kill.c), counted only with PARC_STATS: the "kill" record. */
   uint64_t kill_posts;        /* kills posted (constructs killed) */
   uint64_t kill_checks;       /* victim checks (parc_victim calls) */
@@ -349,7 +350,7 @@ typedef struct parc_stats {
 
 /* Actions the scheduler performs right after a context switched to it (the
  * context's registers are saved by then), in the manner of Go's park_m. */
-enum parc_after { PARC_AFTER_NONE = 0, PARC_AFTER_UNLOCK, PARC_AFTER_POOL };
+enum parc_after { PARC_AFTER_NONE = 0, PARC_AFTER_UNLOCK, PARC_AFTER_POOL, PARC_AFTER_READY };
 
 typedef struct parc_proc {
   int id;
@@ -514,6 +515,7 @@ PARC_INTERNAL void parc_publish_chain(parc_proc *p, parc_ctx *c);
  * (parc_help), or clears it when it has none. */
 #define PARC_HELP_BIT 0x80000000u
 PARC_INTERNAL void parc_help(parc_proc *p);
+PARC_INTERNAL void parc_yield_to_pinned(void);
 /* Processors in idle() (looking for work): spawns publish eagerly while it is
  * non-zero (lazy publication, descriptor.c).  Own cache line; changed only
  * by processors entering and leaving idle(). */
@@ -554,11 +556,12 @@ PARC_INTERNAL void parc_trace_open(const char *path);
 PARC_INTERNAL void parc_trace_flush(void);
 PARC_INTERNAL uint64_t parc_trace_now(void);
 PARC_INTERNAL void parc_trace_slice(parc_proc *p, parc_batch *b, uint64_t end, int flags);
-PARC_INTERNAL void parc_trace_park(parc_proc *p, parc_ctx *c);
+PARC_INTERNAL void parc_trace_park(parc_proc *p, parc_ctx *c, int reason);
 PARC_INTERNAL void parc_trace_resume(parc_proc *p, parc_ctx *c, int reason);
 PARC_INTERNAL void parc_trace_switch(parc_proc *p, parc_ctx *to);
 PARC_INTERNAL void parc_trace_kill(parc_drt *d);
 PARC_INTERNAL int parc_trace_reason(parc_ctx *c);
+PARC_INTERNAL int parc_trace_yield_reason(void);
 enum { PARC_TRACE_KILLED = 1, PARC_TRACE_UNFINISHED = 2 };
 
 /* ---- context.c ---- */

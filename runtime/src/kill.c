@@ -349,8 +349,10 @@ void parc_poll_slow(void) {
   if (!p)
     return;
   /* relaxed: a request or kill seen late is one poll later (see parc_help). */
-  if (PARC_UNLIKELY(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) & PARC_HELP_BIT))
+  if (PARC_UNLIKELY(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) & PARC_HELP_BIT)) {
     parc_help(p);
+    p = parc_self(); /* a yield (parc_help) may have moved us */
+  }
   if (!parc_kill_active())
     return;
   parc_batch *b = p->cur->cur_act;

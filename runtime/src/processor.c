@@ -411,6 +411,8 @@ static void help_request(void) {
 }
 
 static void split_running(parc_proc *p, parc_ctx *c);
+static int pinned_ready(parc_proc *p);
+static void yield(parc_proc *p);
 
 /* A poll saw the help request: publish the running context's private
  * descriptors; if there are none, withdraw the request (so that the polls of
@@ -420,6 +422,10 @@ static void split_running(parc_proc *p, parc_ctx *c);
  * raises the bit again while it stays hungry. */
 void parc_help(parc_proc *p) {
   parc_ctx *c = p->cur;
+  if (pinned_ready(p) && c && c != p->sched && !parc_rt.single) {
+    yield(p); /* the hungry processor may take c, or what it detached */
+    return;
+  }
   if (c && c->npriv) {
     parc_publish_chain(p, c);
     return;
@@ -786,6 +792,16 @@ static parc_ctx *steal_ready(parc_proc *p) {
 
 /* ---- Parking ---------------------------------------------------------------- */
 
+/* The yielded context c (yield, below), whose registers are saved now: to the
+ * back of its ready list, where an idle processor may take it unless it is
+ * pinned. */
+static void ready_yielded(parc_ctx *c) {
+  int unpinned = c->pin < 0;
+  ready_push(ready_target(c), c, c, 1, unpinned);
+  if (unpinned)
+    parc_wake_any();
+}
+
 static void after_switch(parc_proc *p) {
   int a = p->after;
   p->after = PARC_AFTER_NONE;
@@ -793,6 +809,8 @@ static void after_switch(parc_proc *p) {
     parc_spin_unlock(p->after_arg);
   else if (a == PARC_AFTER_POOL)
     parc_env_put(p, p->after_arg);
+  else if (a == PARC_AFTER_READY)
+    ready_yielded(p->after_arg);
 }
 
 /* Park the running context of p; `unlock` (held by the caller, or NULL) is
@@ -805,7 +823,7 @@ void parc_park(parc_proc *p, parc_spin *unlock) {
   int reason = 0;
   if (PARC_UNLIKELY(parc_rt.trace)) {
     reason = parc_trace_reason(c);
-    parc_trace_park(p, c);
+    parc_trace_park(p, c, reason);
   }
   if (unlock && !parc_rt.single) {
     p->after = PARC_AFTER_UNLOCK;
@@ -814,6 +832,62 @@ void parc_park(parc_proc *p, parc_spin *unlock) {
   parc_ctx_switch(p, c, p->sched);
   if (PARC_UNLIKELY(parc_rt.trace))
     parc_trace_resume(parc_self(), c, reason);
+}
+
+/* ---- Giving way to pinned contexts ------------------------------------------
+ * The scheduler does not preempt: a running activity keeps its processor
+ * until it blocks or ends.  A context pinned to a processor (main's, to
+ * processor 0; a mapped lparfor chunk, to its own) can run nowhere else, so
+ * when it is readied while that processor runs an activity that does not
+ * block, it waits for that activity's end, and forever when that end
+ * depends on it: an endless producer on processor 0 and, pinned there, the
+ * closer that pbreaks it (test/stress/prodcons.pc), with the consumers
+ * on other processors, busy or idle.  At P = 1 the producer blocks once
+ * the buffer fills and the program completes, so the contract wants it to
+ * complete at every P.
+ *
+ * So the running activity gives way at its next semaphore operation
+ * (parc_P on entry, parc_V on exit) and, when an idle processor asks for
+ * help, at its next poll (parc_help): it detaches its batch chain as a
+ * blocking activity does (its unstarted batch-mates become a rep), parks,
+ * and the scheduler, once the registers are saved, appends it to the ready
+ * list (PARC_AFTER_READY) and wakes an idle processor to take it over
+ * unless it is pinned too.  get_work then pops the oldest ready context:
+ * the pinned one, or one readied before it.  An activity that neither
+ * polls nor calls the runtime still keeps its processor: that is
+ * busy-waiting, the program's own risk (contract).  Unpinned ready contexts
+ * need none of this: the first processor to look for work steals them
+ * (steal_ready). */
+
+/* Hints, read without the lock: a stale pair costs one needless yield, or
+ * one more operation before it. */
+static int pinned_ready(parc_proc *p) {
+  return hint_get(&p->nready) > hint_get(&p->nstealable);
+}
+
+static void yield(parc_proc *p) {
+  parc_ctx *c = p->cur;
+  PARC_STAT_ADD(p, yields, 1);
+  PARC_STAT_ADD(p, blocked, 1); /* it is resumed as a parked context is */
+  parc_detach_chain(p, c);
+  int reason = 0;
+  if (PARC_UNLIKELY(parc_rt.trace)) {
+    reason = parc_trace_yield_reason();
+    parc_trace_park(p, c, reason);
+  }
+  p->after = PARC_AFTER_READY;
+  p->after_arg = c;
+  parc_ctx_switch(p, c, p->sched);
+  if (PARC_UNLIKELY(parc_rt.trace))
+    parc_trace_resume(parc_self(), c, reason);
+}
+
+/* At a semaphore operation (semaphore.c).  The caller may run on another
+ * processor when this returns. */
+void parc_yield_to_pinned(void) {
+  parc_proc *p = parc_self();
+  if (p && pinned_ready(p) && p->cur != p->sched)
+    yield(p);
 }
 
 static void resume(parc_proc *p, parc_ctx *c) {

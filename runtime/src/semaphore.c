@@ -7,7 +7,9 @@
  * parc_P first cuts its batch chain (processor.c), so its batch-mates run in
  * other envelopes: at P = 1 a producer/consumer pair cannot deadlock.
  * parc_P is a poll point on entry only: once it has the unit it returns, so
- * a kill never loses a unit that was handed over.
+ * a kill never loses a unit that was handed over.  Both give way to a
+ * context pinned to their processor that is ready (parc_P on entry, parc_V
+ * on exit: processor.c, "Giving way to pinned contexts").
  */
 #include <stdint.h>
 
@@ -42,6 +44,8 @@ static int try_take(parc_sem_rt *r) {
 void parc_P(parc_sem_t *s) {
   parc_sem_rt *r = sem_of(s);
   int single = parc_rt.single;
+  if (!single)
+    parc_yield_to_pinned();
   parc_poll();
   if (!single)
     parc_spin_lock(&r->lock);
@@ -109,6 +113,8 @@ void parc_V(parc_sem_t *s) {
     parc_spin_unlock(&r->lock);
   if (w)
     parc_ready(w);
+  if (!single)
+    parc_yield_to_pinned(); /* w, say, if it is pinned to this processor */
 }
 
 /* Precondition: c waits on semaphore `sem`, whose lock is held.  Kill

@@ -36,8 +36,8 @@
 #include "internal.h"
 
 enum { EV_SLICE = 1, EV_SWITCH, EV_BLOCK, EV_RESUME, EV_KILL, EV_KILL2 };
-enum { R_SYNC = 0, R_SEM, R_CHILDREN };
-static const char *const reason_name[] = {"sync", "semaphore", "children"};
+enum { R_SYNC = 0, R_SEM, R_CHILDREN, R_YIELD };
+static const char *const reason_name[] = {"sync", "semaphore", "children", "yield"};
 
 /* One record; a kill takes two (EV_KILL then EV_KILL2). */
 typedef struct parc_tev {
@@ -196,14 +196,17 @@ int parc_trace_reason(parc_ctx *c) {
                                                                                 : R_CHILDREN;
 }
 
-/* Context c parks on p: close every open segment on it, then the block mark. */
-void parc_trace_park(parc_proc *p, parc_ctx *c) {
+int parc_trace_yield_reason(void) { return R_YIELD; }
+
+/* Context c parks (or yields) on p: close every open segment on it, then
+ * the block mark. */
+void parc_trace_park(parc_proc *p, parc_ctx *c, int reason) {
   uint64_t t = parc_trace_now();
   for (parc_batch *b = c->cur_act; b; b = b->outer)
     parc_trace_slice(p, b, t, 0);
   if (c == parc_root_ctx())
     root_slice(p, t);
-  mark(p, EV_BLOCK, parc_trace_reason(c), c, t);
+  mark(p, EV_BLOCK, reason, c, t);
 }
 
 /* Context c runs again on p: the resume mark, and the next segments. */
@@ -376,7 +379,7 @@ static void write_event(FILE *f, int tid, const parc_tev *e, const parc_tev *e2)
     fprintf(f,
             "{\"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": %d, \"cat\": \"%s\", "
             "\"name\": \"%s: %s\"",
-            tid, cat, cat, reason_name[e->reason < 3 ? e->reason : R_CHILDREN]);
+            tid, cat, cat, reason_name[e->reason <= R_YIELD ? e->reason : R_CHILDREN]);
     put_time(f, "ts", e->ts);
     fputs(", \"args\": {", f);
     put_actargs(f, e);
