@@ -160,10 +160,12 @@ bool Outliner::needsDeclarator(QualType T) const {
   return TT && AnonNames.count(TT->getDecl());
 }
 
-std::string Outliner::typeName(QualType T) const {
+std::string Outliner::typeName(QualType T) const { return declare(T, ""); }
+
+std::string Outliner::declare(QualType T, std::string Name) const {
   unsigned K = 0;
-  return needsDeclarator(T) ? declarator(T, "", [](unsigned) { return std::string("0"); }, K)
-                            : S.printType(printable(S.Ctx, T));
+  return needsDeclarator(T) ? declarator(T, Name, [](unsigned) { return std::string("0"); }, K)
+                            : S.printType(printable(S.Ctx, T), Name);
 }
 
 const TagDecl *Outliner::unnamedTag(QualType T) const {
@@ -216,19 +218,13 @@ std::string Outliner::envFields(const Construct &C) const {
       for (unsigned K = 0; K < Dims.size(); ++K)
         Out += " __UINT64_TYPE__ parc_dim_" + N + "_" + std::to_string(K) + "_;";
     } else {
-      QualType PT = S.Ctx.getPointerType(printable(S.Ctx, V->getType()));
-      unsigned K = 0;
-      Out += " " +
-             (needsDeclarator(PT)
-                  ? declarator(PT, N, [](unsigned) { return std::string("0"); }, K)
-                  : S.printType(PT, N)) +
-             ";";
+      Out += " " + declare(S.Ctx.getPointerType(printable(S.Ctx, V->getType())), N) + ";";
     }
   }
   if (C.CapturesRV)
     Out += " " +
-           S.printType(S.Ctx.getPointerType(C.Func->getReturnType().getUnqualifiedType()),
-                       "parc_rv_") +
+           declare(S.Ctx.getPointerType(C.Func->getReturnType().getUnqualifiedType()),
+                   "parc_rv_") +
            ";";
   return Out;
 }
@@ -266,15 +262,11 @@ std::string Outliner::frameDecl(const Construct &C, const FramePlan &P) const {
   for (const auto &[V, F] : P.Fields) {
     QualType T = printable(S.Ctx, V->getType());
     T.removeLocalConst();
-    unsigned K = 0;
     // An alignment of the declaration's own (_Alignas, aligned), which
     // the member's type does not carry; LowerSync.cpp keeps it <= 16.
     if (V->hasAttr<AlignedAttr>())
       Out += " _Alignas(" + std::to_string(S.Ctx.getDeclAlign(V).getQuantity()) + ")";
-    Out += " " +
-           (needsDeclarator(T) ? declarator(T, F, [](unsigned) { return std::string("0"); }, K)
-                               : S.printType(T, F)) +
-           ";";
+    Out += " " + declare(T, F) + ";";
   }
   return Out + " } *parc_fr_;\n";
 }
@@ -295,10 +287,8 @@ std::string Outliner::bodyPrologue(const Construct &C) const {
       // loops.  Read as parc_env_->x at each use, it would be reloaded
       // after every store the back end cannot prove unrelated (any char
       // store, any store of the field's type).
-      QualType PT = S.Ctx.getPointerType(printable(S.Ctx, V->getType())).withConst();
-      Decl = needsDeclarator(PT)
-                 ? declarator(PT, "parc_p_" + N + "_", [](unsigned) { return std::string("0"); }, K)
-                 : S.printType(PT, "parc_p_" + N + "_");
+      Decl = declare(S.Ctx.getPointerType(printable(S.Ctx, V->getType())).withConst(),
+                     "parc_p_" + N + "_");
     }
     Out += "  " + Decl + " = parc_env_->" + N + "; (void)parc_p_" + N + "_;\n";
   }
@@ -383,6 +373,76 @@ bool Outliner::rewriteCaptures() {
       S.Edits.replace(Off, Off + 8, Instead);
     }
   return Ok;
+}
+
+/// `struct { ... } g;` at file scope has no name, and an activity that shares
+/// `__typeof__(g) loc` needs one for its environment's `struct (unnamed) *loc`.
+/// The definition gets one of parcc's, written before its brace (`struct
+/// parc_anon_g0_ { ... } g;`), which changes nothing else: in C a tag's
+/// scope is the file even inside a struct.  Not for an anonymous member
+/// (`struct { int a; };` inside a struct), which a tag would turn into a
+/// declaration of nothing, nor for a definition written by a macro or in
+/// another file: those are refused.  Local tags are hoistLocalDecls' job.
+bool Outliner::nameFileTags() {
+  bool Ok = true;
+  llvm::DenseSet<const Decl *> Refused; // once per variable or function
+  auto Name = [&](QualType T, const NamedDecl *D, StringRef Who) {
+    const TagDecl *TD = unnamedTag(T);
+    if (!TD || TD->getParentFunctionOrMethod() || Refused.count(D))
+      return;
+    SourceLocation LB = TD->getBraceRange().getBegin();
+    const auto *RD = dyn_cast<RecordDecl>(TD);
+    if (LB.isValid() && !LB.isMacroID() && S.inMainFile(LB) &&
+        !(RD && RD->isAnonymousStructOrUnion())) {
+      std::string N = "parc_anon_g" + std::to_string(AnonNames.size()) + "_";
+      AnonNames[TD] = N;
+      S.Edits.insert(S.offset(LB), N + " ");
+      return;
+    }
+    Refused.insert(D);
+    S.error(D->getLocation(), "cannot share %0 with a parallel activity: its type is an unnamed %1 that "
+                 "parcc cannot name")
+        << Who << TD->getKindName();
+    S.note(TD->getLocation(), "give the %0 a tag or a typedef name") << TD->getKindName();
+    Ok = false;
+  };
+  for (const auto &C : S.M.Constructs) {
+    for (const VarDecl *V : C->Captures)
+      Name(V->getType(), V, "'" + V->getName().str() + "'");
+    if (C->CapturesRV)
+      Name(C->Func->getReturnType(), C->Func, "the function's result");
+  }
+  return Ok;
+}
+
+std::string Outliner::hoistReturnTag(const FunctionDecl *FD) {
+  const auto *TT = innermost(S.Ctx, FD->getReturnType())->getAs<TagType>();
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  if (!TT || !Body)
+    return "";
+  const TagDecl *TD = TT->getDecl();
+  SourceLocation TB = TD->getBeginLoc(), LB = TD->getBraceRange().getBegin(),
+                 RB = TD->getBraceRange().getEnd();
+  if (!TD->isThisDeclarationADefinition() || LB.isInvalid() || TB.isMacroID() ||
+      RB.isMacroID() || Body->getLBracLoc().isMacroID() || !S.inMainFile(TB) ||
+      S.offset(TB) < S.offset(S.SM.getExpansionLoc(FD->getBeginLoc())) ||
+      S.offset(TB) > S.offset(Body->getLBracLoc()))
+    return "";
+  std::string Name;
+  if (TD->getIdentifier()) {
+    Name = TD->getName().str();
+  } else if (AnonNames.count(TD)) {
+    Name = AnonNames[TD];
+  } else {
+    Name = "parc_anon_g" + std::to_string(AnonNames.size()) + "_";
+    AnonNames[TD] = Name;
+    S.Edits.insert(S.offset(LB), Name + " ");
+  }
+  unsigned B = S.offset(TB), E = S.endOffset(RB);
+  std::string Text = S.Edits.render(B, E);
+  unsigned NL = std::count(Text.begin(), Text.end(), '\n');
+  S.Edits.collapse(B, E, TD->getKindName().str() + " " + Name + std::string(NL, '\n'));
+  return S.lineDirective(S.lineOf(B)) + Text + ";\n";
 }
 
 //===--- Local types --------------------------------------------------------===//

@@ -113,10 +113,11 @@ bool Outliner::lowerFunction(FunctionModel &F) {
   SourceLocation Begin = S.SM.getExpansionLoc(FD->getBeginLoc());
   unsigned At = S.SM.getFileOffset(Begin);
   Replayed = At;
-  std::string Block;
+  std::string Tag = hoistReturnTag(FD), Block;
   bool Ok = hoistLocalDecls(F, Block);
   if (F.Recursive)
     Block = prototype(S, FD) + Block;
+  Block = Tag + Block;
 
   for (Construct *C : F.PostOrder) {
     replayMacros(S.offset(C->Block->getLBracLoc()), Block);
@@ -221,7 +222,8 @@ static std::string restoreUserNames(const Session &S, const std::string &C) {
 bool Outliner::run(std::string &Out) {
   computeCaptures(S);
   nameConstructs();
-  bool Ok = rewriteCaptures();
+  bool Ok = nameFileTags();
+  Ok &= rewriteCaptures();
   Ok &= lowerKills(*this);
   Ok &= lowerSyncs(*this);
   insertPolls(*this);

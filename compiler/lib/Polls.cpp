@@ -695,10 +695,9 @@ void insertPolls(Outliner &O) {
     if (!Body->getLBracLoc().isMacroID()) {
       unsigned Entry = S.endOffset(Body->getLBracLoc());
       if (F->NeedsRV)
-        S.Edits.insert(Entry, " " +
-                                  S.printType(FD->getReturnType().getUnqualifiedType(),
-                                              "parc_rv_") +
-                                  ";");
+        S.Edits.insert(Entry,
+                       " " + O.declare(FD->getReturnType().getUnqualifiedType(), "parc_rv_") +
+                       ";");
       unsigned At;
       if (S.Opts.Polls && !P.briefFunction(*F) && entryPollAt(S, P, *F, Body, At))
         S.Edits.insert(At, At == Entry ? " parc_poll();" : "parc_poll(); ");

@@ -47,6 +47,9 @@ public:
   /// Leaf edits: references to shared variables, `register` on shared
   /// variables.  False on error (reported).
   bool rewriteCaptures();
+  /// Names the unnamed non-local tags that shared variables' types reach
+  /// through typeof, so that environments can name them.  False on error.
+  bool nameFileTags();
   /// The declarator of Inner with type T (see Captures.cpp).
   std::string declarator(clang::QualType T, std::string Inner,
                          const std::function<std::string(unsigned)> &Dim, unsigned &K) const;
@@ -54,6 +57,9 @@ public:
   /// T as a type name (a cast's, a compound literal's) that code outside
   /// the declaration's scope can use.
   std::string typeName(clang::QualType T) const;
+  /// A declaration of Name with type T that code outside the declaration's
+  /// scope can use (declarator() where Clang's printer cannot serve).
+  std::string declare(clang::QualType T, std::string Name) const;
   /// The tag T is (through arrays and pointers) if it has no name that
   /// code elsewhere could use: a file-scope `struct { } x` seen through
   /// typeof, or an anonymous local tag not yet moved to file scope under
@@ -62,6 +68,10 @@ public:
   /// Local types and block-scope function declarations that the outlined
   /// code of F needs at file scope; removes moved declarations from F.
   bool hoistLocalDecls(FunctionModel &F, std::string &Out);
+  /// The definition of a tag that FD's return type defines (`struct S {
+  /// ... } f(...)`), moved in front of the outlined code, which needs it
+  /// complete; `struct S` stays behind.  Empty if there is none.
+  std::string hoistReturnTag(const clang::FunctionDecl *FD);
 
   //--- Outlining (Outliner.cpp) ------------------------------------------
   bool hasEnv(const Construct &C) const;
