@@ -308,8 +308,34 @@ static long findWord(const Session &S, unsigned B, unsigned E, StringRef Word) {
 bool Outliner::rewriteCaptures() {
   bool Ok = true;
   const LangOptions &LO = S.Ctx.getLangOpts();
+  // A use in a macro's argument that the macro also turns into a string
+  // (`#define SHOW(x) printf(#x " = %d\n", x)`, SHOW(n)): rewritten where
+  // the user wrote it, it would print "(*parc_p_n_) = 5".  Its expansion
+  // keeps the user's text instead, between `#define n (*parc_p_n_)` and
+  // `#undef n` (quoteSafely).
+  std::map<std::pair<unsigned, const VarDecl *>, const VarUse *> Quoted;
+  auto ExpansionOf = [&](const VarUse &U) {
+    return S.SM.getFileOffset(S.SM.getExpansionLoc(U.Ref->getLocation()));
+  };
+  std::set<const VarDecl *> Refused;
   for (const VarUse &U : S.M.Uses) {
     SourceLocation L = U.Ref->getLocation();
+    if (!S.SM.isMacroArgExpansion(L) || lvalue(U.Var, U.Act) == nameOf(U.Var))
+      continue;
+    unsigned Sp = S.SM.getFileOffset(S.SM.getSpellingLoc(L));
+    if (S.Macros.StringizedDeep.count(Sp)) {
+      if (Refused.insert(U.Var).second)
+        Ok &= refuseQuoted(U);
+    } else if (S.Macros.Stringized.count(Sp)) {
+      Quoted.insert({{ExpansionOf(U), U.Var}, &U});
+    }
+  }
+  for (const auto &[Key, U] : Quoted)
+    Ok &= quoteSafely(Key.first, *U);
+  for (const VarUse &U : S.M.Uses) {
+    SourceLocation L = U.Ref->getLocation();
+    if (L.isMacroID() && Quoted.count({ExpansionOf(U), U.Var}))
+      continue;
     if (L.isMacroID()) {
       if (S.SM.isMacroArgExpansion(L)) {
         L = S.SM.getSpellingLoc(L);
@@ -443,6 +469,55 @@ std::string Outliner::hoistReturnTag(const FunctionDecl *FD) {
   unsigned NL = std::count(Text.begin(), Text.end(), '\n');
   S.Edits.collapse(B, E, TD->getKindName().str() + " " + Name + std::string(NL, '\n'));
   return S.lineDirective(S.lineOf(B)) + Text + ";\n";
+}
+
+/// A use that a macro turns into a string where quoteSafely cannot help.
+bool Outliner::refuseQuoted(const VarUse &U) {
+  S.error(U.Ref->getLocation(), "a macro turns shared variable '%0' into a string here, and "
+                                "parcc cannot keep its name in that text")
+      << nameOf(U.Var);
+  S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; copy it to a "
+                               "local of the activity and pass that to the macro")
+      << nameOf(U.Var);
+  return false;
+}
+
+/// The expansion at B1 offset X names shared variable U.Var in an argument
+/// that it turns into a string: define the variable's name as its lvalue
+/// around the expansion, so that `#x` still reads the user's name.  Only
+/// where that macro can change nothing else: every token of that name in
+/// the expansion's text is a use of the variable, and no macro body that
+/// the expansion or its arguments run has a token of that name (`(p).n` would read
+/// `(p).(*parc_p_n_)`).  Otherwise refused with an error.
+bool Outliner::quoteSafely(unsigned X, const VarUse &U) {
+  std::string N = nameOf(U.Var);
+  unsigned E = S.expansionEnd(U.Ref->getLocation());
+  std::set<unsigned> Uses;
+  for (const VarUse &W : S.M.Uses)
+    if (W.Var == U.Var && W.Ref->getLocation().isMacroID() &&
+        S.SM.getFileOffset(S.SM.getExpansionLoc(W.Ref->getLocation())) == X)
+      Uses.insert(S.SM.getFileOffset(S.SM.getSpellingLoc(W.Ref->getLocation())));
+  unsigned Named = 0;
+  for (const Session::RawToken &T : S.lexRange(X, E))
+    Named += T.Kind == tok::raw_identifier && S.TP.Text.compare(T.Off, T.Len, N) == 0;
+  if (Named != Uses.size())
+    return refuseQuoted(U);
+  // Macros called in the arguments are expansions of their own, at their
+  // own offsets inside [X, E).
+  for (auto It = S.Macros.BodyIdents.lower_bound(X);
+       It != S.Macros.BodyIdents.end() && It->first < E; ++It)
+    if (It->second.count(N))
+      return refuseQuoted(U);
+  auto Column = [&](unsigned Off) {
+    unsigned B = Off;
+    while (B > 0 && S.TP.Text[B - 1] != '\n')
+      --B;
+    return std::string(Off - B, ' ');
+  };
+  S.Edits.insert(X, "\n#define " + N + " " + lvalue(U.Var, U.Act) + "\n" +
+                        S.lineDirective(S.lineOf(X)) + Column(X));
+  S.Edits.insert(E, "\n#undef " + N + "\n" + S.lineDirective(S.lineOf(E)) + Column(E));
+  return true;
 }
 
 //===--- Local types --------------------------------------------------------===//

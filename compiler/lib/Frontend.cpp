@@ -23,6 +23,8 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Frontend/Utils.h"
+#include "clang/Lex/MacroArgs.h"
+#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -158,6 +160,46 @@ private:
   std::vector<std::pair<unsigned, unsigned>> &Out;
 };
 
+/// Records, for Session::Macros, what expansions do with the main file's
+/// text: a shared variable named in a macro's argument is rewritten where
+/// the user wrote it, which would change the string that `#x` makes of it
+/// (Captures.cpp, rewriteCaptures).
+class MacroUseRecorder : public PPCallbacks {
+public:
+  MacroUseRecorder(SourceManager &SM, MacroUses &Out) : SM(SM), Out(Out) {}
+  void MacroExpands(const Token &, const MacroDefinition &MD, SourceRange Range,
+                    const MacroArgs *Args) override {
+    const MacroInfo *MI = MD.getMacroInfo();
+    SourceLocation X = SM.getExpansionLoc(Range.getBegin());
+    if (!MI || !SM.isWrittenInMainFile(X))
+      return;
+    std::set<std::string> &Idents = Out.BodyIdents[SM.getFileOffset(X)];
+    ArrayRef<Token> Body = MI->tokens();
+    for (size_t I = 0; I < Body.size(); ++I) {
+      if (const IdentifierInfo *II = Body[I].getIdentifierInfo())
+        Idents.insert(II->getName().str());
+      // `#param` in a function-like macro: the argument's identifiers.
+      if (!Args || !MI->isFunctionLike() || Body[I].isNot(tok::hash) || I + 1 == Body.size())
+        continue;
+      const IdentifierInfo *P = Body[I + 1].getIdentifierInfo();
+      int N = P ? MI->getParameterNum(P) : -1;
+      if (N < 0)
+        continue;
+      for (const Token *T = Args->getUnexpArgument(N); T->isNot(tok::eof); ++T) {
+        SourceLocation S = SM.getSpellingLoc(T->getLocation());
+        if (T->getIdentifierInfo() && SM.isWrittenInMainFile(S))
+          (Range.getBegin().isFileID() && T->getLocation().isFileID() ? Out.Stringized
+                                                                      : Out.StringizedDeep)
+              .insert(SM.getFileOffset(S));
+      }
+    }
+  }
+
+private:
+  SourceManager &SM;
+  MacroUses &Out;
+};
+
 struct TranslateState {
   const TokenPassResult &TP;
   OriginalSource &Orig;
@@ -166,6 +208,7 @@ struct TranslateState {
   bool SyntaxOnly;
   std::string &Out;
   std::vector<std::pair<unsigned, unsigned>> MacroLines;
+  MacroUses Macros;
   bool Ok = false;
 };
 
@@ -178,6 +221,7 @@ public:
       return;
     Session S(Ctx, Diags, St.TP, St.Orig, St.FileName, St.Lower);
     S.MacroLines = St.MacroLines;
+    S.Macros = std::move(St.Macros);
     if (!analyze(S) || !runChecks(S))
       return;
     // Lowering runs for -fsyntax-only too: it has errors of its own (local
@@ -204,6 +248,7 @@ protected:
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
+    PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
     watchColonColon(PP);
     return true;
   }

@@ -47,6 +47,8 @@ public:
   /// Leaf edits: references to shared variables, `register` on shared
   /// variables.  False on error (reported).
   bool rewriteCaptures();
+  bool quoteSafely(unsigned X, const VarUse &U);
+  bool refuseQuoted(const VarUse &U);
   /// Names the unnamed non-local tags that shared variables' types reach
   /// through typeof, so that environments can name them.  False on error.
   bool nameFileTags();

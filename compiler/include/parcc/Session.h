@@ -10,9 +10,21 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/Diagnostic.h"
 
+#include <map>
+#include <set>
 #include <string>
 
 namespace parcc {
+
+/// See Session::Macros.
+struct MacroUses {
+  /// `#x` of a macro written in the file, of an argument written there.
+  std::set<unsigned> Stringized;
+  /// `#x` reached through another macro's expansion (`#define S(x) STR(x)`,
+  /// which expands its argument before STR sees it).
+  std::set<unsigned> StringizedDeep;
+  std::map<unsigned, std::set<std::string>> BodyIdents;
+};
 
 struct LowerOptions {
   /// Emit parc_poll() at function entries and loop back-edges.
@@ -39,6 +51,13 @@ struct Session {
   /// Active #define and #undef lines of the main file: B1 [begin, end) of
   /// each line, in order (recorded by the preprocessor during the parse).
   std::vector<std::pair<unsigned, unsigned>> MacroLines;
+  /// What macro expansions do with the main file's text (recorded by the
+  /// preprocessor during the parse): the B1 offsets of identifiers that a
+  /// macro turns into a string (`#x`), directly or not, and, by the B1
+  /// offset of each
+  /// outermost expansion, the identifiers in the bodies of the macros it
+  /// runs.
+  MacroUses Macros;
   Model M;
   EditList Edits;
 
