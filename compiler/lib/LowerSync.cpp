@@ -98,15 +98,6 @@ public:
       Refs.push_back(E);
     return true;
   }
-  /// A string a macro made from its argument (#x), by the offset of the
-  /// outermost expansion it comes from.
-  bool VisitStringLiteral(StringLiteral *SL) {
-    SourceLocation L = SL->getBeginLoc();
-    if (L.isMacroID() && SL->isOrdinary() &&
-        S.SM.isWrittenInScratchSpace(S.SM.getSpellingLoc(L)))
-      Stringized.push_back({S.SM.getFileOffset(S.SM.getExpansionLoc(L)), SL->getString().str()});
-    return true;
-  }
   bool VisitUnaryOperator(UnaryOperator *U) {
     if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && isIndex(U->getSubExpr()))
       Ok = false;
@@ -121,7 +112,6 @@ public:
   bool Ok = true;
   std::vector<const DeclStmt *> Decls, VMTypedefs;
   std::vector<const DeclRefExpr *> Refs;
-  std::vector<std::pair<unsigned, std::string>> Stringized;
 
 private:
   bool isIndex(const Expr *E) const {
@@ -320,10 +310,9 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
         SourceLocation L = E->getLocation();
         if (!(S.SM.isMacroArgExpansion(L) && S.inMainFile(L)))
           return false;
-        unsigned X = S.SM.getFileOffset(S.SM.getExpansionLoc(L));
-        for (const auto &[At, Str] : Scan.Stringized)
-          if (At == X && Str.find(V->getName()) != std::string::npos)
-            return false;
+        unsigned Sp = S.SM.getFileOffset(S.SM.getSpellingLoc(L));
+        if (S.Macros.Stringized.count(Sp) || S.Macros.StringizedDeep.count(Sp))
+          return false;
       }
 
   // Committed: from here on every edit is made.
