@@ -350,8 +350,10 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr *DRE) {
     return true;
   }
   if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
-    if (FD->getCanonicalDecl() == CurFn->FD->getCanonicalDecl())
-      CurFn->Recursive = true;
+    if (FD->getCanonicalDecl() == CurFn->FD->getCanonicalDecl()) {
+      CurFn->Recursive = true; // declared by prototype() (Outliner.cpp)
+      return true;
+    }
     // Declared only inside a function: the outlined code at file scope
     // needs a declaration of its own.
     bool FileScope = false;

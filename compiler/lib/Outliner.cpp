@@ -83,7 +83,8 @@ std::string Outliner::bodyHead(const Construct &C, StringRef Name) const {
 }
 
 /// A prototype of the enclosing function, for activities that call it.
-static std::string prototype(const Session &S, const FunctionDecl *FD) {
+static std::string prototype(const Outliner &O, const FunctionDecl *FD) {
+  const Session &S = O.S;
   std::string Out;
   if (FD->getStorageClass() == SC_Static)
     Out += "static ";
@@ -94,6 +95,18 @@ static std::string prototype(const Session &S, const FunctionDecl *FD) {
     // parameters) and clash; declare it without one, as the user did.
     QualType R = FD->getReturnType();
     return Out + S.printType(S.Ctx.getFunctionNoProtoType(R), FD->getName()) + ";\n";
+  }
+  if (O.needsDeclarator(FD->getReturnType())) {
+    // A result of an unnamed tag that parcc named (hoistReturnTag,
+    // nameFileTags), which Clang's printer cannot spell.
+    std::string Params;
+    for (const ParmVarDecl *P : FD->parameters())
+      Params += (Params.empty() ? "" : ", ") + O.declare(P->getType(), "");
+    if (FD->isVariadic())
+      Params += ", ...";
+    return Out + O.declare(FD->getReturnType(),
+                           FD->getName().str() + "(" + (Params.empty() ? "void" : Params) + ")") +
+           ";\n";
   }
   return Out + S.printType(FD->getType(), FD->getName()) + ";\n";
 }
@@ -116,7 +129,7 @@ bool Outliner::lowerFunction(FunctionModel &F) {
   std::string Tag = hoistReturnTag(FD), Block;
   bool Ok = hoistLocalDecls(F, Block);
   if (F.Recursive)
-    Block = prototype(S, FD) + Block;
+    Block = prototype(*this, FD) + Block;
   Block = Tag + Block;
 
   for (Construct *C : F.PostOrder) {
