@@ -198,7 +198,14 @@ void checkUses(Session &S) {
     SourceLocation L = U.Ref->getLocation();
     if (!L.isMacroID())
       continue;
-    if (!S.SM.isMacroArgExpansion(L)) {
+    if (S.SM.isWrittenInScratchSpace(S.SM.getSpellingLoc(L))) {
+      // `CAT(n, 2)` for n2: the name exists only in the pasted token.
+      S.error(L, "variable '%0' is named by token pasting (##) inside a parallel activity")
+          << U.Var->getName();
+      S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference, which "
+                                   "needs its name written out; write '%0' there")
+          << U.Var->getName();
+    } else if (!S.SM.isMacroArgExpansion(L)) {
       StringRef Macro = Lexer::getImmediateMacroName(L, S.SM, S.Ctx.getLangOpts());
       S.error(L, "variable '%0' is used through macro '%1' inside a parallel activity")
           << U.Var->getName() << Macro;
