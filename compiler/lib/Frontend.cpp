@@ -176,8 +176,12 @@ public:
     std::set<std::string> &Idents = Out.BodyIdents[SM.getFileOffset(X)];
     ArrayRef<Token> Body = MI->tokens();
     for (size_t I = 0; I < Body.size(); ++I) {
+      // A parameter of a function-like macro is replaced by its argument
+      // before the result is rescanned, so an object-like macro of the same
+      // name cannot reach it: not a name of the body.
       if (const IdentifierInfo *II = Body[I].getIdentifierInfo())
-        Idents.insert(II->getName().str());
+        if (!MI->isFunctionLike() || MI->getParameterNum(II) < 0)
+          Idents.insert(II->getName().str());
       // `#param` in a function-like macro: the argument's identifiers.
       if (!Args || !MI->isFunctionLike() || Body[I].isNot(tok::hash) || I + 1 == Body.size())
         continue;
