@@ -514,9 +514,14 @@ bool Outliner::quoteSafely(unsigned X, const VarUse &U) {
       --B;
     return std::string(Off - B, ' ');
   };
-  S.Edits.insert(X, "\n#define " + N + " " + lvalue(U.Var, U.Act) + "\n" +
-                        S.lineDirective(S.lineOf(X)) + Column(X));
-  S.Edits.insert(E, "\n#undef " + N + "\n" + S.lineDirective(S.lineOf(E)) + Column(E));
+  // The name may also be a macro of the user's (a function-like `max` next
+  // to a variable `max`): push_macro/pop_macro keep it for the code after
+  // the expansion, where a plain #undef would have removed it.
+  std::string Q = "\"" + N + "\"";
+  S.Edits.insert(X, "\n#pragma push_macro(" + Q + ")\n#undef " + N + "\n#define " + N + " " +
+                        lvalue(U.Var, U.Act) + "\n" + S.lineDirective(S.lineOf(X)) + Column(X));
+  S.Edits.insert(E, "\n#undef " + N + "\n#pragma pop_macro(" + Q + ")\n" +
+                        S.lineDirective(S.lineOf(E)) + Column(E));
   return true;
 }
 
