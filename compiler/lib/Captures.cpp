@@ -325,7 +325,8 @@ bool Outliner::rewriteCaptures() {
     unsigned Sp = S.SM.getFileOffset(S.SM.getSpellingLoc(L));
     if (S.Macros.StringizedDeep.count(Sp)) {
       if (Refused.insert(U.Var).second)
-        Ok &= refuseQuoted(U);
+        Ok &= refuseQuoted(U, "the string is made through a second macro, which replaces "
+                              "the name before it is quoted");
     } else if (S.Macros.Stringized.count(Sp)) {
       Quoted.insert({{ExpansionOf(U), U.Var}, &U});
     }
@@ -472,10 +473,10 @@ std::string Outliner::hoistReturnTag(const FunctionDecl *FD) {
 }
 
 /// A use that a macro turns into a string where quoteSafely cannot help.
-bool Outliner::refuseQuoted(const VarUse &U) {
+bool Outliner::refuseQuoted(const VarUse &U, const char *Why) {
   S.error(U.Ref->getLocation(), "a macro turns shared variable '%0' into a string here, and "
-                                "parcc cannot keep its name in that text")
-      << nameOf(U.Var);
+                                "parcc cannot keep its name in that text: %1")
+      << nameOf(U.Var) << Why;
   S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; copy it to a "
                                "local of the activity and pass that to the macro")
       << nameOf(U.Var);
@@ -501,13 +502,14 @@ bool Outliner::quoteSafely(unsigned X, const VarUse &U) {
   for (const Session::RawToken &T : S.lexRange(X, E))
     Named += T.Kind == tok::raw_identifier && S.TP.Text.compare(T.Off, T.Len, N) == 0;
   if (Named != Uses.size())
-    return refuseQuoted(U);
+    return refuseQuoted(U, "the name also stands for something else in that macro call (a "
+                           "member, a declaration)");
   // Macros called in the arguments are expansions of their own, at their
   // own offsets inside [X, E).
   for (auto It = S.Macros.BodyIdents.lower_bound(X);
        It != S.Macros.BodyIdents.end() && It->first < E; ++It)
     if (It->second.count(N))
-      return refuseQuoted(U);
+      return refuseQuoted(U, "a macro that the call runs has the name in its body");
   auto Column = [&](unsigned Off) {
     unsigned B = Off;
     while (B > 0 && S.TP.Text[B - 1] != '\n')

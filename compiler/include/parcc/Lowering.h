@@ -48,7 +48,7 @@ public:
   /// variables.  False on error (reported).
   bool rewriteCaptures();
   bool quoteSafely(unsigned X, const VarUse &U);
-  bool refuseQuoted(const VarUse &U);
+  bool refuseQuoted(const VarUse &U, const char *Why);
   /// Names the unnamed non-local tags that shared variables' types reach
   /// through typeof, so that environments can name them.  False on error.
   bool nameFileTags();
