@@ -560,8 +560,9 @@ PARC_INTERNAL void parc_trace_park(parc_proc *p, parc_ctx *c, int reason);
 PARC_INTERNAL void parc_trace_resume(parc_proc *p, parc_ctx *c, int reason);
 PARC_INTERNAL void parc_trace_switch(parc_proc *p, parc_ctx *to);
 PARC_INTERNAL void parc_trace_kill(parc_drt *d);
+/* Why a context stopped running: the name of its block and resume events. */
+enum parc_trace_reason { PARC_TRACE_SYNC = 0, PARC_TRACE_SEM, PARC_TRACE_CHILDREN, PARC_TRACE_YIELD };
 PARC_INTERNAL int parc_trace_reason(parc_ctx *c);
-PARC_INTERNAL int parc_trace_yield_reason(void);
 enum { PARC_TRACE_KILLED = 1, PARC_TRACE_UNFINISHED = 2 };
 
 /* ---- context.c ---- */

@@ -411,8 +411,7 @@ static void help_request(void) {
 }
 
 static void split_running(parc_proc *p, parc_ctx *c);
-static int pinned_ready(parc_proc *p);
-static void yield(parc_proc *p);
+static int give_way(parc_proc *p);
 
 /* A poll saw the help request: publish the running context's private
  * descriptors; if there are none, withdraw the request (so that the polls of
@@ -422,10 +421,8 @@ static void yield(parc_proc *p);
  * raises the bit again while it stays hungry. */
 void parc_help(parc_proc *p) {
   parc_ctx *c = p->cur;
-  if (pinned_ready(p) && c && c != p->sched && !parc_rt.single) {
-    yield(p); /* the hungry processor may take c, or what it detached */
-    return;
-  }
+  if (!parc_rt.single && give_way(p))
+    return; /* the hungry processor may take c, or what it detached */
   if (c && c->npriv) {
     parc_publish_chain(p, c);
     return;
@@ -792,7 +789,7 @@ static parc_ctx *steal_ready(parc_proc *p) {
 
 /* ---- Parking ---------------------------------------------------------------- */
 
-/* The yielded context c (yield, below), whose registers are saved now: to the
+/* The yielded context c (give_way, below), whose registers are saved now: to the
  * back of its ready list, where an idle processor may take it unless it is
  * pinned. */
 static void ready_yielded(parc_ctx *c) {
@@ -817,21 +814,26 @@ static void after_switch(parc_proc *p) {
  * released by the scheduler once the context is saved (essay, step c).
  * Returns when the context has been readied and resumed, possibly on
  * another processor. */
-void parc_park(parc_proc *p, parc_spin *unlock) {
-  parc_ctx *c = p->cur;
-  PARC_STAT_ADD(p, blocked, 1);
-  int reason = 0;
-  if (PARC_UNLIKELY(parc_rt.trace)) {
-    reason = parc_trace_reason(c);
+/* Switch p's running context c to p's scheduler, which carries out `after`
+ * (with arg) once c's registers are saved; returns when c runs again,
+ * possibly on another processor.  reason: the block reason a trace records
+ * (enum parc_trace_reason). */
+static void switch_out(parc_proc *p, parc_ctx *c, int after, void *arg, int reason) {
+  if (PARC_UNLIKELY(parc_rt.trace))
     parc_trace_park(p, c, reason);
-  }
-  if (unlock && !parc_rt.single) {
-    p->after = PARC_AFTER_UNLOCK;
-    p->after_arg = unlock;
-  }
+  p->after = after;
+  p->after_arg = arg;
   parc_ctx_switch(p, c, p->sched);
   if (PARC_UNLIKELY(parc_rt.trace))
     parc_trace_resume(parc_self(), c, reason);
+}
+
+void parc_park(parc_proc *p, parc_spin *unlock) {
+  parc_ctx *c = p->cur;
+  PARC_STAT_ADD(p, blocked, 1);
+  int reason = PARC_UNLIKELY(parc_rt.trace) ? parc_trace_reason(c) : 0;
+  int locked = unlock && !parc_rt.single;
+  switch_out(p, c, locked ? PARC_AFTER_UNLOCK : PARC_AFTER_NONE, unlock, reason);
 }
 
 /* ---- Giving way to pinned contexts ------------------------------------------
@@ -865,29 +867,24 @@ static int pinned_ready(parc_proc *p) {
   return hint_get(&p->nready) > hint_get(&p->nstealable);
 }
 
-static void yield(parc_proc *p) {
+/* If a context pinned to p is ready, the running one gives way (returns 1;
+ * it may then run on another processor). */
+static int give_way(parc_proc *p) {
   parc_ctx *c = p->cur;
+  if (!pinned_ready(p) || !c || c == p->sched)
+    return 0;
   PARC_STAT_ADD(p, yields, 1);
   PARC_STAT_ADD(p, blocked, 1); /* it is resumed as a parked context is */
   parc_detach_chain(p, c);
-  int reason = 0;
-  if (PARC_UNLIKELY(parc_rt.trace)) {
-    reason = parc_trace_yield_reason();
-    parc_trace_park(p, c, reason);
-  }
-  p->after = PARC_AFTER_READY;
-  p->after_arg = c;
-  parc_ctx_switch(p, c, p->sched);
-  if (PARC_UNLIKELY(parc_rt.trace))
-    parc_trace_resume(parc_self(), c, reason);
+  switch_out(p, c, PARC_AFTER_READY, c, PARC_TRACE_YIELD);
+  return 1;
 }
 
-/* At a semaphore operation (semaphore.c).  The caller may run on another
- * processor when this returns. */
+/* At a semaphore operation (semaphore.c). */
 void parc_yield_to_pinned(void) {
   parc_proc *p = parc_self();
-  if (p && pinned_ready(p) && p->cur != p->sched)
-    yield(p);
+  if (p)
+    give_way(p);
 }
 
 static void resume(parc_proc *p, parc_ctx *c) {
@@ -1382,7 +1379,6 @@ static const char *kind_text(const parc_site *s) {
   }
 }
 
-/* "activity K of FILE:LINE:COL (KIND in FUNC)" or "main". */
 /* "FILE:LINE:COL (KIND in FUNC)" of a construct site (s may be NULL). */
 static void describe_site(char *buf, size_t n, const parc_site *s) {
   snprintf(buf, n, "%s:%u:%u (%s in %s)", s && s->file ? s->file : "?", s ? s->line : 0,

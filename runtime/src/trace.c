@@ -36,8 +36,7 @@
 #include "internal.h"
 
 enum { EV_SLICE = 1, EV_SWITCH, EV_BLOCK, EV_RESUME, EV_KILL, EV_KILL2 };
-enum { R_SYNC = 0, R_SEM, R_CHILDREN, R_YIELD };
-static const char *const reason_name[] = {"sync", "semaphore", "children", "yield"};
+static const char *const reason_name[] = {"sync", "semaphore", "children", "yield"}; /* enum parc_trace_reason */
 
 /* One record; a kill takes two (EV_KILL then EV_KILL2). */
 typedef struct parc_tev {
@@ -192,11 +191,10 @@ static void mark(parc_proc *p, int type, int reason, parc_ctx *c, uint64_t t) {
 }
 
 int parc_trace_reason(parc_ctx *c) {
-  return c->wait_kind == PARC_WAIT_SYNC ? R_SYNC : c->wait_kind == PARC_WAIT_SEM ? R_SEM
-                                                                                : R_CHILDREN;
+  return c->wait_kind == PARC_WAIT_SYNC  ? PARC_TRACE_SYNC
+         : c->wait_kind == PARC_WAIT_SEM ? PARC_TRACE_SEM
+                                         : PARC_TRACE_CHILDREN;
 }
-
-int parc_trace_yield_reason(void) { return R_YIELD; }
 
 /* Context c parks (or yields) on p: close every open segment on it, then
  * the block mark. */
@@ -379,7 +377,7 @@ static void write_event(FILE *f, int tid, const parc_tev *e, const parc_tev *e2)
     fprintf(f,
             "{\"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": %d, \"cat\": \"%s\", "
             "\"name\": \"%s: %s\"",
-            tid, cat, cat, reason_name[e->reason <= R_YIELD ? e->reason : R_CHILDREN]);
+            tid, cat, cat, reason_name[e->reason <= PARC_TRACE_YIELD ? e->reason : PARC_TRACE_CHILDREN]);
     put_time(f, "ts", e->ts);
     fputs(", \"args\": {", f);
     put_actargs(f, e);
