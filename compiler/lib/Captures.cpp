@@ -305,6 +305,12 @@ static long findWord(const Session &S, unsigned B, unsigned E, StringRef Word) {
   return -1;
 }
 
+/// B1 offset of the outermost macro expansion a use is part of (of the use
+/// itself when it is not in one).
+static unsigned expansionOffset(const Session &S, const VarUse &U) {
+  return S.SM.getFileOffset(S.SM.getExpansionLoc(U.Ref->getLocation()));
+}
+
 bool Outliner::rewriteCaptures() {
   bool Ok = true;
   const LangOptions &LO = S.Ctx.getLangOpts();
@@ -314,9 +320,6 @@ bool Outliner::rewriteCaptures() {
   // keeps the user's text instead, between `#define n (*parc_p_n_)` and
   // `#undef n` (quoteSafely).
   std::map<std::pair<unsigned, const VarDecl *>, const VarUse *> Quoted;
-  auto ExpansionOf = [&](const VarUse &U) {
-    return S.SM.getFileOffset(S.SM.getExpansionLoc(U.Ref->getLocation()));
-  };
   std::set<const VarDecl *> Refused;
   for (const VarUse &U : S.M.Uses) {
     SourceLocation L = U.Ref->getLocation();
@@ -328,14 +331,14 @@ bool Outliner::rewriteCaptures() {
         Ok &= refuseQuoted(U, "the string is made through a second macro, which replaces "
                               "the name before it is quoted");
     } else if (S.Macros.Stringized.count(Sp)) {
-      Quoted.insert({{ExpansionOf(U), U.Var}, &U});
+      Quoted.insert({{expansionOffset(S, U), U.Var}, &U});
     }
   }
   for (const auto &[Key, U] : Quoted)
     Ok &= quoteSafely(Key.first, *U);
   for (const VarUse &U : S.M.Uses) {
     SourceLocation L = U.Ref->getLocation();
-    if (L.isMacroID() && Quoted.count({ExpansionOf(U), U.Var}))
+    if (L.isMacroID() && Quoted.count({expansionOffset(S, U), U.Var}))
       continue;
     if (L.isMacroID()) {
       if (S.SM.isMacroArgExpansion(L)) {
@@ -402,6 +405,18 @@ bool Outliner::rewriteCaptures() {
   return Ok;
 }
 
+/// The name of parcc's for the unnamed tag TD, whose definition (with its
+/// brace) is text of the main file: given once, written before the brace.
+std::string Outliner::nameTag(const TagDecl *TD) {
+  auto It = AnonNames.find(TD);
+  if (It != AnonNames.end())
+    return It->second;
+  std::string N = "parc_anon_g" + std::to_string(AnonNames.size()) + "_";
+  AnonNames[TD] = N;
+  S.Edits.insert(S.offset(TD->getBraceRange().getBegin()), N + " ");
+  return N;
+}
+
 /// `struct { ... } g;` at file scope has no name, and an activity that shares
 /// `__typeof__(g) loc` needs one for its environment's `struct (unnamed) *loc`.
 /// The definition gets one of parcc's, written before its brace (`struct
@@ -421,9 +436,7 @@ bool Outliner::nameFileTags() {
     const auto *RD = dyn_cast<RecordDecl>(TD);
     if (LB.isValid() && !LB.isMacroID() && S.inMainFile(LB) &&
         !(RD && RD->isAnonymousStructOrUnion())) {
-      std::string N = "parc_anon_g" + std::to_string(AnonNames.size()) + "_";
-      AnonNames[TD] = N;
-      S.Edits.insert(S.offset(LB), N + " ");
+      nameTag(TD);
       return;
     }
     Refused.insert(D);
@@ -455,16 +468,7 @@ std::string Outliner::hoistReturnTag(const FunctionDecl *FD) {
       S.offset(TB) < S.offset(S.SM.getExpansionLoc(FD->getBeginLoc())) ||
       S.offset(TB) > S.offset(Body->getLBracLoc()))
     return "";
-  std::string Name;
-  if (TD->getIdentifier()) {
-    Name = TD->getName().str();
-  } else if (AnonNames.count(TD)) {
-    Name = AnonNames[TD];
-  } else {
-    Name = "parc_anon_g" + std::to_string(AnonNames.size()) + "_";
-    AnonNames[TD] = Name;
-    S.Edits.insert(S.offset(LB), Name + " ");
-  }
+  std::string Name = TD->getIdentifier() ? TD->getName().str() : nameTag(TD);
   unsigned B = S.offset(TB), E = S.endOffset(RB);
   std::string Text = S.Edits.render(B, E);
   unsigned NL = std::count(Text.begin(), Text.end(), '\n');
@@ -495,8 +499,7 @@ bool Outliner::quoteSafely(unsigned X, const VarUse &U) {
   unsigned E = S.expansionEnd(U.Ref->getLocation());
   std::set<unsigned> Uses;
   for (const VarUse &W : S.M.Uses)
-    if (W.Var == U.Var && W.Ref->getLocation().isMacroID() &&
-        S.SM.getFileOffset(S.SM.getExpansionLoc(W.Ref->getLocation())) == X)
+    if (W.Var == U.Var && W.Ref->getLocation().isMacroID() && expansionOffset(S, W) == X)
       Uses.insert(S.SM.getFileOffset(S.SM.getSpellingLoc(W.Ref->getLocation())));
   unsigned Named = 0;
   for (const Session::RawToken &T : S.lexRange(X, E))

@@ -52,6 +52,7 @@ public:
   /// Names the unnamed non-local tags that shared variables' types reach
   /// through typeof, so that environments can name them.  False on error.
   bool nameFileTags();
+  std::string nameTag(const clang::TagDecl *TD);
   /// The declarator of Inner with type T (see Captures.cpp).
   std::string declarator(clang::QualType T, std::string Inner,
                          const std::function<std::string(unsigned)> &Dim, unsigned &K) const;

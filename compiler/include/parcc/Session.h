@@ -54,9 +54,8 @@ struct Session {
   /// What macro expansions do with the main file's text (recorded by the
   /// preprocessor during the parse): the B1 offsets of identifiers that a
   /// macro turns into a string (`#x`), directly or not, and, by the B1
-  /// offset of each
-  /// outermost expansion, the identifiers in the bodies of the macros it
-  /// runs.
+  /// offset of each outermost expansion, the identifiers in the bodies of
+  /// the macros it runs.
   MacroUses Macros;
   Model M;
   EditList Edits;
