@@ -31,6 +31,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 
+#include <cassert>
 #include <functional>
 #include <set>
 
@@ -341,20 +342,12 @@ bool Outliner::rewriteCaptures() {
     if (L.isMacroID() && Quoted.count({expansionOffset(S, U), U.Var}))
       continue;
     if (L.isMacroID()) {
-      if (S.SM.isMacroArgExpansion(L)) {
-        L = S.SM.getSpellingLoc(L);
-      } else {
-        StringRef Macro = Lexer::getImmediateMacroName(L, S.SM, LO);
-        S.error(U.Ref->getLocation(),
-                "variable '%0' is used through macro '%1' inside a parallel activity")
-            << U.Var->getName() << Macro;
-        S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; pass it "
-                                     "to the macro as an argument")
-            << U.Var->getName();
-        Ok = false;
-        continue;
-      }
+      // checkUses (Checks.cpp) refused every other use through a macro.
+      assert(S.SM.isMacroArgExpansion(L) && "use through a macro body reached lowering");
+      L = S.SM.getSpellingLoc(L);
     }
+    // A macro argument spelled in a header was refused by checkUses too; what
+    // is left is body text a `#include` brings into the middle of a construct.
     if (!S.SM.isWrittenInMainFile(L)) {
       S.error(U.Ref->getLocation(),
               "variable '%0' is used inside a parallel activity through text outside this file")
