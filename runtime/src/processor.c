@@ -715,6 +715,19 @@ static int steal_resume(parc_proc *p) {
   return 0;
 }
 
+/* Unlink c, which follows prev (NULL: c is the head), from p's ready list.
+ * Caller holds p->ready_lock. */
+static inline void ready_unlink_locked(parc_proc *p, parc_ctx *prev, parc_ctx *c) {
+  if (prev)
+    prev->next = c->next;
+  else
+    p->rdy_head = c->next;
+  if (p->rdy_tail == c)
+    p->rdy_tail = prev;
+  hint_add(&p->nready, -1);
+  hint_add(&p->nstealable, -(c->pin < 0));
+}
+
 static parc_ctx *pop_ready(parc_proc *p) {
   int n = hint_get(&p->nready);
   if (!n)
@@ -731,16 +744,8 @@ static parc_ctx *pop_ready(parc_proc *p) {
       c = c->next;
     }
   }
-  if (c) {
-    if (prev)
-      prev->next = c->next;
-    else
-      p->rdy_head = c->next;
-    if (p->rdy_tail == c)
-      p->rdy_tail = prev;
-    hint_add(&p->nready, -1);
-    hint_add(&p->nstealable, -(c->pin < 0));
-  }
+  if (c)
+    ready_unlink_locked(p, prev, c);
   unlock_if(&p->ready_lock);
   return c;
 }
@@ -768,16 +773,8 @@ static parc_ctx *steal_ready(parc_proc *p) {
       prev = c;
       c = c->next;
     }
-    if (c) {
-      if (prev)
-        prev->next = c->next;
-      else
-        q->rdy_head = c->next;
-      if (q->rdy_tail == c)
-        q->rdy_tail = prev;
-      hint_add(&q->nready, -1);
-      hint_add(&q->nstealable, -1);
-    }
+    if (c)
+      ready_unlink_locked(q, prev, c);
     parc_spin_unlock(&q->ready_lock);
     if (c) {
       PARC_STAT_ADD(p, steals, 1);
