@@ -125,8 +125,11 @@ public:
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE);
   bool VisitPredefinedExpr(PredefinedExpr *E) {
-    if (cur())
+    if (cur()) {
       M.FuncNames.push_back({E, CurFn->FD});
+      if (E->getLocation().isMacroID())
+        M.MacroFuncNames[cur()] = CurFn->FD;
+    }
     return true;
   }
   bool VisitCallExpr(CallExpr *CE);
@@ -354,6 +357,12 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr *DRE) {
       CurFn->Recursive = true; // declared by prototype() (Outliner.cpp)
       return true;
     }
+    // A builtin that is not a library function (__builtin_constant_p,
+    // __builtin_popcount) is known to every C compiler without a declaration,
+    // and some of them cannot be redeclared.
+    if (unsigned ID = FD->getBuiltinID())
+      if (!S.Ctx.BuiltinInfo.isPredefinedLibFunction(ID))
+        return true;
     // Declared only inside a function: the outlined code at file scope
     // needs a declaration of its own.
     bool FileScope = false;

@@ -62,7 +62,16 @@ std::string Outliner::render(const Stmt *St) const {
 std::string Outliner::activityText(const Activity &A) const {
   unsigned B = S.offset(A.Body->getLBracLoc());
   unsigned E = S.endOffset(A.Body->getRBracLoc());
-  return S.lineDirective(S.lineOf(B)) + S.Edits.render(B, E) + "\n";
+  std::string Text = S.lineDirective(S.lineOf(B)) + S.Edits.render(B, E) + "\n";
+  auto It = S.M.MacroFuncNames.find(&A);
+  if (It == S.M.MacroFuncNames.end())
+    return Text;
+  // A macro's __func__ (assert's, a logging macro's) names the function the
+  // user wrote the activity in, as the direct ones do (Captures.cpp).
+  std::string Name = "\"" + It->second->getName().str() + "\"\n";
+  return "#define __func__ " + Name + "#define __FUNCTION__ " + Name +
+         "#define __PRETTY_FUNCTION__ " + Name + Text +
+         "#undef __func__\n#undef __FUNCTION__\n#undef __PRETTY_FUNCTION__\n";
 }
 
 std::string Outliner::bodyHead(const Construct &C, StringRef Name) const {

@@ -158,6 +158,10 @@ struct Model {
   /// __func__ and friends inside activities (they would name the body
   /// function).
   std::vector<std::pair<const clang::PredefinedExpr *, const clang::FunctionDecl *>> FuncNames;
+  /// The innermost activity of each __func__ that a macro wrote (assert,
+  /// a user's logging macro), with its function: the text cannot be edited
+  /// where the macro expands, so the body function defines the names.
+  llvm::DenseMap<const Activity *, const clang::FunctionDecl *> MacroFuncNames;
   /// Constructs whose keyword came through a macro argument.
   std::vector<const clang::Stmt *> InMacro;
 
