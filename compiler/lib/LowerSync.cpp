@@ -29,7 +29,9 @@
 // belong to them), the index is never assigned or has its address taken
 // (the resumed activity recomputes it), and every local to move has a type
 // that can be declared at the top of the body function and assigned (and
-// no sync is in the scope of a variably modified typedef):
+// no sync is in the scope of a variably modified typedef, and no storage
+// that only the stack holds outlives a sync: no compound literal before a
+// sync in its block, no alloca):
 // no variably modified type, no type declared in the body or without a
 // name (a file-scope `struct { } x` seen through typeof), no const
 // member or element, no flexible array member, alignment at most 16
@@ -80,6 +82,27 @@ public:
   bool VisitCallExpr(CallExpr *CE) {
     if (Syncs.count(CE) && Guarded)
       Ok = false;
+    // alloca's memory lives until the body function returns, which it
+    // does at a suspending sync: the resumed activity would read a stack
+    // the next activity of the batch has reused.
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      switch (FD->getBuiltinID()) {
+      case Builtin::BIalloca:
+      case Builtin::BI_alloca:
+      case Builtin::BI__builtin_alloca:
+      case Builtin::BI__builtin_alloca_uninitialized:
+      case Builtin::BI__builtin_alloca_with_align:
+      case Builtin::BI__builtin_alloca_with_align_uninitialized:
+        Ok = false;
+        break;
+      default:
+        break;
+      }
+    return true;
+  }
+  bool VisitCompoundLiteralExpr(CompoundLiteralExpr *E) {
+    if (!E->isFileScope())
+      Literals.push_back(E);
     return true;
   }
   bool VisitDeclStmt(DeclStmt *DS) {
@@ -112,6 +135,7 @@ public:
   bool Ok = true;
   std::vector<const DeclStmt *> Decls, VMTypedefs;
   std::vector<const DeclRefExpr *> Refs;
+  std::vector<const CompoundLiteralExpr *> Literals;
 
 private:
   bool isIndex(const Expr *E) const {
@@ -180,6 +204,22 @@ bool declaredIn(const Session &S, const Activity &A, QualType T,
   return false;
 }
 
+/// The offset just past the enclosing block of a compound literal, which
+/// its storage lives as long as (C17 6.5.2.5p5); the innermost braces hold
+/// that block.
+unsigned blockEnd(const Session &S, const Expr *E) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 256; ++Depth) {
+    auto Parents = S.Ctx.getParents(N);
+    if (Parents.empty())
+      break;
+    N = Parents[0];
+    if (const auto *CS = N.get<CompoundStmt>())
+      return S.endOffset(CS->getRBracLoc());
+  }
+  return ~0u;
+}
+
 /// The offset just past the scope of the variables DS declares: its
 /// enclosing block (or the for statement whose init it is).
 unsigned scopeEnd(const Session &S, const DeclStmt *DS) {
@@ -238,6 +278,15 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
   for (const DeclStmt *DS : Scan.VMTypedefs)
     if (LiveAcross(DS))
       return false;
+  // A compound literal before a sync in its block: its object is on the
+  // stack of the body function, which a suspending sync leaves (the
+  // frame keeps the pointers to it, not the object).
+  for (const CompoundLiteralExpr *E : Scan.Literals) {
+    unsigned From = S.offset(E->getBeginLoc()), To = blockEnd(S, E);
+    for (unsigned At : SyncAt)
+      if (From <= At && At < To)
+        return false;
+  }
 
   // The locals to move: a sync of the body follows the declaration in its
   // scope.
