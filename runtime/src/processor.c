@@ -475,14 +475,20 @@ static void idle_wait(parc_proc *p) {
         parc_deadlock();
       }
     }
+    /* With more processors than CPUs, each sleeper renews less often, so
+     * that all of them together wake about as often as `online` sleepers
+     * would: at PARC_NPROCS=1024 on 2 CPUs a renewal every millisecond per
+     * sleeper was a million futex wake-ups a second, which left the CPUs
+     * to them (a one-section parblock took 13 s). */
+    long long nap = PARC_HELP_SLEEP_NS;
+    if (parc_rt.online > 0 && parc_rt.P > parc_rt.online)
+      nap = nap * ((parc_rt.P + parc_rt.online - 1) / parc_rt.online);
     while (p->sleeping) {
       struct timespec ts;
       clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += PARC_HELP_SLEEP_NS;
-      if (ts.tv_nsec >= 1000000000) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000;
-      }
+      long long ns = ts.tv_nsec + nap;
+      ts.tv_sec += (time_t)(ns / 1000000000);
+      ts.tv_nsec = (long)(ns % 1000000000);
       if (pthread_cond_timedwait(&p->idle_cv, &p->idle_mu, &ts) == ETIMEDOUT)
         help_request(); /* still hungry: renew the request, sleep on */
     }
