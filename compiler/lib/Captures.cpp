@@ -315,39 +315,60 @@ static unsigned expansionOffset(const Session &S, const VarUse &U) {
 bool Outliner::rewriteCaptures() {
   bool Ok = true;
   const LangOptions &LO = S.Ctx.getLangOpts();
-  // A use in a macro's argument that the macro also turns into a string
-  // (`#define SHOW(x) printf(#x " = %d\n", x)`, SHOW(n)): rewritten where
-  // the user wrote it, it would print "(*parc_p_n_) = 5".  Its expansion
-  // keeps the user's text instead, between `#define n (*parc_p_n_)` and
-  // `#undef n` (quoteSafely).
-  std::map<std::pair<unsigned, const VarDecl *>, const VarUse *> Quoted;
+  // A use is rewritten where the user wrote the name: in the activity's text
+  // or in a macro argument written there.  Two kinds cannot be:
+  // - one in an argument that the macro also turns into a string
+  //   (`#define SHOW(x) printf(#x " = %d\n", x)`, SHOW(n)): rewritten, it
+  //   would print "(*parc_p_n_) = 5";
+  // - one that a macro's body names (`#define BUMP() (count++)`), or that
+  //   token pasting makes (`CAT(n, 2)`): its text is the definition, which
+  //   every expansion shares, in activities and out.
+  // Their expansion keeps its text instead, between `#define n
+  // (*parc_p_n_)` and `#undef n` (defineAround).
+  std::map<std::pair<unsigned, const VarDecl *>, const VarUse *> Defined;
+  std::map<unsigned, std::vector<const VarUse *>> Around;
   std::set<const VarDecl *> Refused;
   for (const VarUse &U : S.M.Uses) {
     SourceLocation L = U.Ref->getLocation();
-    if (!S.SM.isMacroArgExpansion(L) || lvalue(U.Var, U.Act) == nameOf(U.Var))
+    if (!L.isMacroID() || !S.SM.isWrittenInMainFile(S.SM.getExpansionLoc(L)))
       continue;
-    unsigned Sp = S.SM.getFileOffset(S.SM.getSpellingLoc(L));
-    if (S.Macros.StringizedDeep.count(Sp)) {
+    unsigned X = expansionOffset(S, U);
+    bool InPlace = inPlace(U);
+    unsigned Sp = InPlace ? S.offset(S.SM.getSpellingLoc(L)) : 0;
+    if (InPlace && S.Macros.StringizedDeep.count(Sp)) {
       if (Refused.insert(U.Var).second)
         Ok &= refuseQuoted(U, "the string is made through a second macro, which replaces "
                               "the name before it is quoted");
-    } else if (S.Macros.Stringized.count(Sp)) {
-      Quoted.insert({{expansionOffset(S, U), U.Var}, &U});
+    } else if (InPlace && inSet(S.Macros.Respelled, X, U.Var)) {
+      if (Refused.insert(U.Var).second)
+        Ok &= refuseRenamed(U, "a macro there quotes (#) or pastes (##) that name after "
+                               "another macro expanded it");
+    } else if ((!InPlace || S.Macros.Stringized.count(Sp)) &&
+               Defined.insert({{X, U.Var}, &U}).second) {
+      if (renamable(X, U))
+        Around[X].push_back(&U);
+      else
+        Ok = false;
     }
   }
-  for (const auto &[Key, U] : Quoted)
-    Ok &= quoteSafely(Key.first, *U);
+  for (const auto &[X, Us] : Around)
+    defineAround(X, Us);
   for (const VarUse &U : S.M.Uses) {
     SourceLocation L = U.Ref->getLocation();
-    if (L.isMacroID() && Quoted.count({expansionOffset(S, U), U.Var}))
+    if (L.isMacroID() && Defined.count({expansionOffset(S, U), U.Var}))
       continue;
     if (L.isMacroID()) {
-      // checkUses (Checks.cpp) refused every other use through a macro.
-      assert(S.SM.isMacroArgExpansion(L) && "use through a macro body reached lowering");
-      L = S.SM.getSpellingLoc(L);
+      if (!S.SM.isWrittenInMainFile(S.SM.getExpansionLoc(L))) {
+        S.error(L, "variable '%0' is used inside a parallel activity through text outside "
+                   "this file")
+            << U.Var->getName();
+        Ok = false;
+        continue;
+      }
+      L = S.SM.getSpellingLoc(L); // in place: every other use is in Defined
     }
-    // A macro argument spelled in a header was refused by checkUses too; what
-    // is left is body text a `#include` brings into the middle of a construct.
+    // What is left outside this file is body text that a `#include` brings
+    // into the middle of a construct.
     if (!S.SM.isWrittenInMainFile(L)) {
       S.error(U.Ref->getLocation(),
               "variable '%0' is used inside a parallel activity through text outside this file")
@@ -469,7 +490,28 @@ std::string Outliner::hoistReturnTag(const FunctionDecl *FD) {
   return S.lineDirective(S.lineOf(B)) + Text + ";\n";
 }
 
-/// A use that a macro turns into a string where quoteSafely cannot help.
+/// Is U's name written where the user wrote it, inside the argument list
+/// of the macro call it is part of, so that an edit there renames it?
+/// Otherwise a macro's body, token pasting or a header spells it.
+bool Outliner::inPlace(const VarUse &U) const {
+  SourceLocation L = U.Ref->getLocation();
+  if (!L.isMacroID())
+    return true;
+  SourceLocation Sp = S.SM.getSpellingLoc(L);
+  if (!S.SM.isMacroArgExpansion(L) || !S.SM.isWrittenInMainFile(Sp))
+    return false;
+  unsigned Off = S.offset(Sp);
+  return Off >= expansionOffset(S, U) && Off < S.expansionEnd(L);
+}
+
+/// Does Sets[X] hold V's name?
+bool Outliner::inSet(const std::map<unsigned, std::set<const IdentifierInfo *>> &Sets, unsigned X,
+                     const VarDecl *V) {
+  auto It = Sets.find(X);
+  return It != Sets.end() && It->second.count(V->getIdentifier());
+}
+
+/// A use that a macro turns into a string that cannot be renamed exactly.
 bool Outliner::refuseQuoted(const VarUse &U, const char *Why) {
   S.error(U.Ref->getLocation(), "a macro turns shared variable '%0' into a string here, and "
                                 "parcc cannot keep its name in that text: %1")
@@ -480,32 +522,80 @@ bool Outliner::refuseQuoted(const VarUse &U, const char *Why) {
   return false;
 }
 
-/// The expansion at B1 offset X names shared variable U.Var in an argument
-/// that it turns into a string: define the variable's name as its lvalue
-/// around the expansion, so that `#x` still reads the user's name.  Only
-/// where that macro can change nothing else: every token of that name in
-/// the expansion's text is a use of the variable, and no macro body that
-/// the expansion or its arguments run has a token of that name (`(p).n` would read
-/// `(p).(*parc_p_n_)`).  Otherwise refused with an error.
-bool Outliner::quoteSafely(unsigned X, const VarUse &U) {
+/// A use through a macro's body, token pasting, or a macro argument, that
+/// cannot be renamed exactly.
+bool Outliner::refuseRenamed(const VarUse &U, const char *Why) {
+  SourceLocation L = U.Ref->getLocation();
+  if (S.SM.isWrittenInScratchSpace(S.SM.getSpellingLoc(L))) {
+    S.error(L, "variable '%0' is named by token pasting (##) inside a parallel activity, and "
+               "parcc cannot rename it there: %1")
+        << nameOf(U.Var) << Why;
+    S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; write '%0' "
+                                 "there")
+        << nameOf(U.Var);
+    return false;
+  }
+  if (inPlace(U)) {
+    StringRef Macro = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(S.SM.getExpansionLoc(L)), S.SM, S.Ctx.getLangOpts());
+    S.error(L, "shared variable '%0' in an argument of macro '%1' cannot be renamed there: %2")
+        << nameOf(U.Var) << Macro << Why;
+    S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; copy it to "
+                                 "a local of the activity and pass that to the macro")
+        << nameOf(U.Var);
+    return false;
+  }
+  S.error(L, "variable '%0' is used through macro '%1' inside a parallel activity, and parcc "
+             "cannot rename it there: %2")
+      << nameOf(U.Var) << Lexer::getImmediateMacroName(L, S.SM, S.Ctx.getLangOpts()) << Why;
+  S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; pass it to "
+                               "the macro as an argument")
+      << nameOf(U.Var);
+  return false;
+}
+
+/// The expansion at B1 offset X names shared variable U.Var where no edit
+/// in place can rename it (rewriteCaptures).  Can `#define n (*parc_p_n_)`
+/// around the expansion rename the variable and nothing else?  Only if every
+/// identifier of that name the expansion hands the parser is a use of the
+/// variable (not a member, a declaration, another variable), no macro of
+/// that name runs there, and no macro quotes or pastes the name after
+/// another one expanded it (`(*parc_p_n_)` would reach the string or the
+/// paste).  Otherwise refused with an error.
+bool Outliner::renamable(unsigned X, const VarUse &U) {
   std::string N = nameOf(U.Var);
-  unsigned E = S.expansionEnd(U.Ref->getLocation());
-  std::set<unsigned> Uses;
+  unsigned Uses = 0;
   for (const VarUse &W : S.M.Uses)
-    if (W.Var == U.Var && W.Ref->getLocation().isMacroID() && expansionOffset(S, W) == X)
-      Uses.insert(S.SM.getFileOffset(S.SM.getSpellingLoc(W.Ref->getLocation())));
-  unsigned Named = 0;
-  for (const Session::RawToken &T : S.lexRange(X, E))
-    Named += T.Kind == tok::raw_identifier && S.TP.Text.compare(T.Off, T.Len, N) == 0;
-  if (Named != Uses.size())
-    return refuseQuoted(U, "the name also stands for something else in that macro call (a "
-                           "member, a declaration)");
-  // Macros called in the arguments are expansions of their own, at their
-  // own offsets inside [X, E).
-  for (auto It = S.Macros.BodyIdents.lower_bound(X);
-       It != S.Macros.BodyIdents.end() && It->first < E; ++It)
-    if (It->second.count(N))
-      return refuseQuoted(U, "a macro that the call runs has the name in its body");
+    Uses += W.Var == U.Var && W.Ref->getLocation().isMacroID() && expansionOffset(S, W) == X;
+  unsigned Emitted = 0;
+  if (auto It = S.Macros.Emitted.find(X); It != S.Macros.Emitted.end())
+    if (auto C = It->second.find(U.Var->getIdentifier()); C != It->second.end())
+      Emitted = C->second;
+  bool Quoted = inPlace(U);
+  auto Refuse = [&](const char *Why) {
+    return Quoted ? refuseQuoted(U, Why) : refuseRenamed(U, Why);
+  };
+  if (N == "defined" || StringRef(N).starts_with("__has_"))
+    return Refuse("the preprocessor keeps that name for itself");
+  if (inSet(S.Macros.Expanded, X, U.Var))
+    return Refuse("a macro of that name runs there");
+  if (inSet(S.Macros.Respelled, X, U.Var))
+    return Refuse("a macro there quotes (#) or pastes (##) that name after another macro "
+                  "expanded it");
+  if (Emitted != Uses)
+    return Refuse("the name also stands for something else in that macro call (a member, a "
+                  "declaration)");
+  return true;
+}
+
+/// Wraps the expansion at B1 offset X in `#define n (*parc_p_n_)` for the
+/// variable of each use in Us (renamable).  The `#undef`s go with the
+/// expansion's last token, a replacement inside it: an insertion at its
+/// end would lie outside any range that ends there, and a declaration that
+/// LowerSync turns into a frame store renders its initializer by itself.
+void Outliner::defineAround(unsigned X, const std::vector<const VarUse *> &Us) {
+  SourceLocation Last = S.SM.getExpansionRange(Us.front()->Ref->getLocation()).getEnd();
+  unsigned LB = S.offset(Last), E = S.expansionEnd(Us.front()->Ref->getLocation());
   auto Column = [&](unsigned Off) {
     unsigned B = Off;
     while (B > 0 && S.TP.Text[B - 1] != '\n')
@@ -515,12 +605,17 @@ bool Outliner::quoteSafely(unsigned X, const VarUse &U) {
   // The name may also be a macro of the user's (a function-like `max` next
   // to a variable `max`): push_macro/pop_macro keep it for the code after
   // the expansion, where a plain #undef would have removed it.
-  std::string Q = "\"" + N + "\"";
-  S.Edits.insert(X, "\n#pragma push_macro(" + Q + ")\n#undef " + N + "\n#define " + N + " " +
-                        lvalue(U.Var, U.Act) + "\n" + S.lineDirective(S.lineOf(X)) + Column(X));
-  S.Edits.insert(E, "\n#undef " + N + "\n#pragma pop_macro(" + Q + ")\n" +
-                        S.lineDirective(S.lineOf(E)) + Column(E));
-  return true;
+  std::string Push, Pop;
+  for (const VarUse *U : Us) {
+    std::string N = nameOf(U->Var), Q = "\"" + N + "\"";
+    Push += "\n#pragma push_macro(" + Q + ")\n#undef " + N + "\n#define " + N + " " +
+            lvalue(U->Var, U->Act);
+    Pop += "\n#undef " + N + "\n#pragma pop_macro(" + Q + ")";
+  }
+  S.Edits.insert(X, Push + "\n" + S.lineDirective(S.lineOf(X)) + Column(X));
+  Pop += "\n" + S.lineDirective(S.lineOf(E)) + Column(E);
+  if (!S.Edits.replace(LB, E, S.TP.Text.substr(LB, E - LB) + Pop))
+    S.Edits.insert(E, Pop);
 }
 
 //===--- Local types --------------------------------------------------------===//

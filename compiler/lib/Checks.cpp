@@ -191,35 +191,6 @@ void checkConstructs(Session &S) {
       S.error(P.Ret->getReturnLoc(), "'preturn' cannot be used inside a macro argument");
 }
 
-/// A shared variable reaches an activity through its environment: the
-/// reference must be text of the user's that parcc can rewrite.
-void checkUses(Session &S) {
-  for (const VarUse &U : S.M.Uses) {
-    SourceLocation L = U.Ref->getLocation();
-    if (!L.isMacroID())
-      continue;
-    if (S.SM.isWrittenInScratchSpace(S.SM.getSpellingLoc(L))) {
-      // `CAT(n, 2)` for n2: the name exists only in the pasted token.
-      S.error(L, "variable '%0' is named by token pasting (##) inside a parallel activity")
-          << U.Var->getName();
-      S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference, which "
-                                   "needs its name written out; write '%0' there")
-          << U.Var->getName();
-    } else if (!S.SM.isMacroArgExpansion(L)) {
-      StringRef Macro = Lexer::getImmediateMacroName(L, S.SM, S.Ctx.getLangOpts());
-      S.error(L, "variable '%0' is used through macro '%1' inside a parallel activity")
-          << U.Var->getName() << Macro;
-      S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; pass it "
-                                   "to the macro as an argument")
-          << U.Var->getName();
-    } else if (!S.SM.isWrittenInMainFile(S.SM.getSpellingLoc(L))) {
-      S.error(L, "variable '%0' is used inside a parallel activity through text outside "
-                 "this file")
-          << U.Var->getName();
-    }
-  }
-}
-
 /// A prototype parameter written without any type (`void f(int a, b)`):
 /// Clang accepts it as implicit int (parcc keeps Clang's implicit-int a
 /// warning, for K&R code), but GCC rejects it, so parcc does too.
@@ -354,7 +325,6 @@ bool runChecks(Session &S) {
   checkConstructs(S);
   checkMarks(S);
   checkJumps(S);
-  checkUses(S);
   checkPrototypes(S);
   checkFaa(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();

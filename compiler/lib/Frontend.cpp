@@ -162,39 +162,51 @@ private:
 
 /// Records, for Session::Macros, what expansions do with the main file's
 /// text: a shared variable named in a macro's argument is rewritten where
-/// the user wrote it, which would change the string that `#x` makes of it
-/// (Captures.cpp, rewriteCaptures).
+/// the user wrote it, which would change the string that `#x` makes of it,
+/// and one that a macro's body names is renamed by a `#define` around the
+/// expansion (Captures.cpp, rewriteCaptures and defineAround).
 class MacroUseRecorder : public PPCallbacks {
 public:
   MacroUseRecorder(SourceManager &SM, MacroUses &Out) : SM(SM), Out(Out) {}
-  void MacroExpands(const Token &, const MacroDefinition &MD, SourceRange Range,
+  void MacroExpands(const Token &Name, const MacroDefinition &MD, SourceRange Range,
                     const MacroArgs *Args) override {
     const MacroInfo *MI = MD.getMacroInfo();
     SourceLocation X = SM.getExpansionLoc(Range.getBegin());
     if (!MI || !SM.isWrittenInMainFile(X))
       return;
-    std::set<std::string> &Idents = Out.BodyIdents[SM.getFileOffset(X)];
+    unsigned XOff = SM.getFileOffset(X);
+    Out.Expanded[XOff].insert(Name.getIdentifierInfo());
+    if (!Args || !MI->isFunctionLike())
+      return;
     ArrayRef<Token> Body = MI->tokens();
+    auto Param = [&](size_t I) {
+      const IdentifierInfo *P = I < Body.size() ? Body[I].getIdentifierInfo() : nullptr;
+      return P ? MI->getParameterNum(P) : -1;
+    };
     for (size_t I = 0; I < Body.size(); ++I) {
-      // A parameter of a function-like macro is replaced by its argument
-      // before the result is rescanned, so an object-like macro of the same
-      // name cannot reach it: not a name of the body.
-      if (const IdentifierInfo *II = Body[I].getIdentifierInfo())
-        if (!MI->isFunctionLike() || MI->getParameterNum(II) < 0)
-          Idents.insert(II->getName().str());
-      // `#param` in a function-like macro: the argument's identifiers.
-      if (!Args || !MI->isFunctionLike() || Body[I].isNot(tok::hash) || I + 1 == Body.size())
-        continue;
-      const IdentifierInfo *P = Body[I + 1].getIdentifierInfo();
-      int N = P ? MI->getParameterNum(P) : -1;
-      if (N < 0)
-        continue;
-      for (const Token *T = Args->getUnexpArgument(N); T->isNot(tok::eof); ++T) {
-        SourceLocation S = SM.getSpellingLoc(T->getLocation());
-        if (T->getIdentifierInfo() && SM.isWrittenInMainFile(S))
-          (Range.getBegin().isFileID() && T->getLocation().isFileID() ? Out.Stringized
-                                                                      : Out.StringizedDeep)
-              .insert(SM.getFileOffset(S));
+      // `#param` and `param ## x` / `x ## param`: the argument's own
+      // spelling, not its expansion, goes into the string or the paste.
+      int N = -1, M = -1;
+      bool Quote = Body[I].is(tok::hash);
+      if (Quote)
+        N = Param(I + 1);
+      else if (Body[I].is(tok::hashhash))
+        N = I ? Param(I - 1) : -1, M = Param(I + 1);
+      for (int K : {N, M}) {
+        if (K < 0)
+          continue;
+        for (const Token *T = Args->getUnexpArgument(K); T->isNot(tok::eof); ++T) {
+          const IdentifierInfo *II = T->getIdentifierInfo();
+          if (!II)
+            continue;
+          if (SM.isMacroArgExpansion(T->getLocation()))
+            Out.Respelled[XOff].insert(II);
+          SourceLocation S = SM.getSpellingLoc(T->getLocation());
+          if (Quote && SM.isWrittenInMainFile(S))
+            (Range.getBegin().isFileID() && T->getLocation().isFileID() ? Out.Stringized
+                                                                        : Out.StringizedDeep)
+                .insert(SM.getFileOffset(S));
+        }
       }
     }
   }
@@ -253,8 +265,23 @@ protected:
     PP.addPPCallbacks(
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
     PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
-    watchColonColon(PP);
+    watchTokens(PP, St.Macros);
     return true;
+  }
+
+  /// Every token the parser gets: counted for Session::Macros::Emitted
+  /// when a macro expansion written in the file makes it, and checked for
+  /// a misplaced `::` (below).
+  static void watchTokens(Preprocessor &PP, MacroUses &Macros) {
+    PP.setTokenWatcher([&PP, &Macros, Check = ColonColonCheck()](const Token &CT) mutable {
+      if (CT.is(tok::identifier) && CT.getLocation().isMacroID()) {
+        SourceManager &SM = PP.getSourceManager();
+        SourceLocation X = SM.getExpansionLoc(CT.getLocation());
+        if (SM.isWrittenInMainFile(X))
+          ++Macros.Emitted[SM.getFileOffset(X)][CT.getIdentifierInfo()];
+      }
+      misplacedColonColon(PP, Check, CT);
+    });
   }
 
   /// The token pass rejects a `::` written in the file; one that a macro or
@@ -263,18 +290,16 @@ protected:
   /// reported where the macro wrote it, turned into a ':' so that the
   /// parser cannot loop on it, and the rest of the parse is silenced: its
   /// diagnostics would be about a token the user did not write.
-  static void watchColonColon(Preprocessor &PP) {
-    PP.setTokenWatcher([&PP, Check = ColonColonCheck()](const Token &CT) mutable {
-      if (!Check.misplaced(CT.getKind()))
-        return;
-      Token &T = const_cast<Token &>(CT); // Preprocessor::Lex's own result
-      DiagnosticsEngine &D = PP.getDiagnostics();
-      if (!D.getSuppressAllDiagnostics())
-        D.Report(T.getLocation(),
-                 D.getCustomDiagID(DiagnosticsEngine::Error, "'::' is not allowed here in C"));
-      D.setSuppressAllDiagnostics(true);
-      T.setKind(tok::colon);
-    });
+  static void misplacedColonColon(Preprocessor &PP, ColonColonCheck &Check, const Token &CT) {
+    if (!Check.misplaced(CT.getKind()))
+      return;
+    Token &T = const_cast<Token &>(CT); // Preprocessor::Lex's own result
+    DiagnosticsEngine &D = PP.getDiagnostics();
+    if (!D.getSuppressAllDiagnostics())
+      D.Report(T.getLocation(),
+               D.getCustomDiagID(DiagnosticsEngine::Error, "'::' is not allowed here in C"));
+    D.setSuppressAllDiagnostics(true);
+    T.setKind(tok::colon);
   }
 
 private:

@@ -23,7 +23,16 @@ struct MacroUses {
   /// `#x` reached through another macro's expansion (`#define S(x) STR(x)`,
   /// which expands its argument before STR sees it).
   std::set<unsigned> StringizedDeep;
-  std::map<unsigned, std::set<std::string>> BodyIdents;
+  /// Per outermost expansion written in the file (keyed by its B1 offset),
+  /// what decides whether `#define n (*parc_p_n_)` around it renames the
+  /// shared variable n and nothing else (Captures.cpp, defineAround):
+  /// how many identifier tokens of each name it hands the parser,
+  std::map<unsigned, std::map<const clang::IdentifierInfo *, unsigned>> Emitted;
+  /// the names of the macros it runs,
+  std::map<unsigned, std::set<const clang::IdentifierInfo *>> Expanded;
+  /// and the names that reach `#` or `##` after an enclosing macro
+  /// substituted them as an argument (and so would first have expanded n).
+  std::map<unsigned, std::set<const clang::IdentifierInfo *>> Respelled;
 };
 
 struct LowerOptions {
