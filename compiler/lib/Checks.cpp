@@ -290,6 +290,7 @@ void checkAbiNames(Session &S) {
 /// faa on an object that is not an integer: Clang takes a float or a
 /// pointer (a pointer goes up by bytes, not elements) and GCC refuses them in
 /// the emitted C; say so at the user's faa, the same for either back end.
+/// A 128-bit integer is refused too (it would need libatomic).
 class FaaChecker : public RecursiveASTVisitor<FaaChecker> {
 public:
   explicit FaaChecker(Session &S) : S(S) {}
@@ -304,9 +305,25 @@ public:
     if (!T->isPointerType())
       return true; // Clang has said so already
     QualType P = T->getPointeeType();
+    SourceLocation At = S.SM.getExpansionLoc(L);
+    // A 128-bit integer: the back ends call libatomic's
+    // __atomic_fetch_add_16, which no PARC link has, so the program failed
+    // at the link with a message naming neither faa nor the user's line.
+    if (P->isIntegerType() && !P->isBooleanType() && !P->isDependentType() &&
+        S.Ctx.getTypeSize(P) > 64) {
+      std::string Name = P.getUnqualifiedType().getAsString(),
+                  Canon = P.getCanonicalType().getUnqualifiedType().getAsString();
+      Name = "'" + Name + "'";
+      if (Canon != P.getUnqualifiedType().getAsString())
+        Name += " (aka '" + Canon + "')";
+      S.error(At, "'faa' on %0 (%1 bits) is not supported: faa adds atomically to "
+                  "integers of at most 64 bits")
+          << Name << unsigned(S.Ctx.getTypeSize(P));
+      S.note(At, "guard a wider integer with a semaphore");
+      return true;
+    }
     if (P->isIntegerType() && !P->isBooleanType())
       return true;
-    SourceLocation At = S.SM.getExpansionLoc(L);
     S.error(At, "'faa' needs a pointer to an integer object, not '%0'") << T.getAsString();
     S.note(At, "faa atomically adds to an integer (int, unsigned, long, size_t, ...); "
                "guard other objects with a semaphore");
