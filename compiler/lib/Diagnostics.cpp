@@ -22,6 +22,14 @@ OriginalSource::OriginalSource(StringRef Path, StringRef Text, DiagnosticOptions
   SM->setMainFileID(FID);
 }
 
+void OriginalSource::addLineNote(unsigned Offset, unsigned LineNo, StringRef Filename,
+                                 SrcMgr::CharacteristicKind Kind) {
+  int FilenameID = Filename.empty() ? -1 : SM->getLineTableFilenameID(Filename);
+  SM->AddLineNote(loc(Offset), LineNo, FilenameID, /*IsFileEntry=*/false,
+                  /*IsFileExit=*/false, Kind);
+  HasLineNotes = true;
+}
+
 SourceLocation OriginalSource::loc(unsigned Offset) const {
   return SM->getLocForStartOfFile(FID).getLocWithOffset(Offset);
 }

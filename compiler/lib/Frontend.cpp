@@ -19,6 +19,7 @@
 #include "parcc/Lowering.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/SourceManagerInternals.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
@@ -104,9 +105,17 @@ private:
   std::vector<SkippedRange> &Out;
 };
 
+/// A `#line` directive of the main file, as the preprocessor recorded it.
+struct LineNote {
+  unsigned Offset, LineNo;
+  std::string Filename; // empty: the directive names none
+  SrcMgr::CharacteristicKind Kind;
+};
+
 class SkipAction : public PreprocessOnlyAction {
 public:
-  explicit SkipAction(std::vector<SkippedRange> &Out) : Out(Out) {}
+  SkipAction(std::vector<SkippedRange> &Out, std::vector<LineNote> &Lines)
+      : Out(Out), Lines(Lines) {}
 
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
@@ -114,9 +123,23 @@ protected:
         std::make_unique<SkipCollector>(CI.getSourceManager(), Out));
     return PreprocessOnlyAction::BeginSourceFileAction(CI);
   }
+  void EndSourceFileAction() override {
+    SourceManager &SM = getCompilerInstance().getSourceManager();
+    if (SM.hasLineTable()) {
+      LineTableInfo &LT = SM.getLineTable();
+      for (auto &[FID, Entries] : LT)
+        if (FID == SM.getMainFileID())
+          for (const LineEntry &E : Entries)
+            Lines.push_back({E.FileOffset, E.LineNo,
+                             E.FilenameID < 0 ? std::string() : LT.getFilename(E.FilenameID).str(),
+                             E.FileKind});
+    }
+    PreprocessOnlyAction::EndSourceFileAction();
+  }
 
 private:
   std::vector<SkippedRange> &Out;
+  std::vector<LineNote> &Lines;
 };
 
 /// Records the lines of the main file's #define and #undef directives that
@@ -396,15 +419,22 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
   Printer.setOriginal(&Orig);
 
   std::vector<SkippedRange> Skipped;
-  if (Scan.HasKeyword && Scan.HasConditional) {
+  // The preprocessor runs first where it tells what the token pass must
+  // know: the regions that #if skips, and the lines that the user's #line
+  // directives give (for diagnostics, and for the lowered C's own #line).
+  std::vector<LineNote> LineNotes;
+  if ((Scan.HasKeyword && Scan.HasConditional) || Scan.HasLineDirective) {
     auto PPInv = std::make_shared<CompilerInvocation>(*Inv);
     PPInv->getDependencyOutputOpts() = DependencyOutputOptions();
     CompilerInstance PPCI;
     PPCI.setInvocation(PPInv);
     IgnoringDiagConsumer Quiet;
     PPCI.createDiagnostics(&Quiet, false);
-    SkipAction Act(Skipped);
+    SkipAction Act(Skipped, LineNotes);
     PPCI.ExecuteAction(Act);
+    for (const LineNote &N : LineNotes)
+      if (N.Offset < Text.size())
+        Orig.addLineNote(N.Offset, N.LineNo, N.Filename, N.Kind);
     std::sort(Skipped.begin(), Skipped.end(),
               [](const SkippedRange &A, const SkippedRange &B) { return A.Begin < B.Begin; });
   }

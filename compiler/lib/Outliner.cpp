@@ -166,7 +166,11 @@ bool Outliner::lowerFunction(FunctionModel &F) {
     // Keep the construct's lines: what follows epar stays on its line.
     unsigned Lines = S.lineOf(E) - S.lineOf(B);
     unsigned Have = std::count(Spawn.begin(), Spawn.end(), '\n');
-    if (Have < Lines)
+    if (S.Orig.hasLineNotes() && Lines > 0)
+      // A #line of the user's inside the construct is gone with its text:
+      // what follows epar gets a line of its own, told as the user's are.
+      Spawn += "\n" + S.lineDirective(S.lineOf(E));
+    else if (Have < Lines)
       Spawn += std::string(Lines - Have, '\n');
     if (!S.Edits.collapse(B, E, Spawn)) {
       S.error(C->Block->getLBracLoc(), "internal error: cannot lower this '%0'")

@@ -93,6 +93,21 @@ std::string Session::quotedFileName() const {
 }
 
 std::string Session::lineDirective(unsigned Line) const {
+  if (Orig.hasLineNotes()) {
+    // After a #line of the user's, the lines are the ones it gives.
+    SourceManager &OSM = Orig.sm();
+    SourceLocation L = OSM.translateLineCol(Orig.fid(), Line, 1);
+    PresumedLoc P = OSM.getPresumedLoc(L);
+    if (P.isValid()) {
+      std::string Name;
+      for (char C : StringRef(P.getFilename())) {
+        if (C == '\\' || C == '"')
+          Name += '\\';
+        Name += C;
+      }
+      return "#line " + std::to_string(P.getLine()) + " \"" + Name + "\"\n";
+    }
+  }
   return "#line " + std::to_string(Line) + " \"" + quotedFileName() + "\"\n";
 }
 

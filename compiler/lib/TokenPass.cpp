@@ -949,6 +949,8 @@ SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
       StringRef S = identifierOf(T, Saver);
       if (AfterHash && (S == "if" || S == "ifdef" || S == "ifndef"))
         R.HasConditional = true;
+      else if (AfterHash && S == "line")
+        R.HasLineDirective = true;
       else if (!InDirective) {
         KW W = classify(S);
         if (W != KW::None && W < KW::If)
@@ -956,6 +958,8 @@ SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
         if (S == "faa" && Depth == 0)
           R.DeclaresFaa = true;
       }
+    } else if (AfterHash && T.is(tok::numeric_constant)) {
+      R.HasLineDirective = true;
     } else if (!InDirective && isOpener(T.getKind())) {
       ++Depth;
     } else if (!InDirective && isCloser(T.getKind()) && Depth > 0) {

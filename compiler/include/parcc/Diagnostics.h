@@ -33,8 +33,16 @@ public:
   clang::FileID fid() const { return FID; }
   clang::SourceLocation loc(unsigned Offset) const;
   clang::DiagnosticsEngine &diags() { return *Diags; }
+  /// The user's `#line` (or `# N "file"`) directive whose number token is at
+  /// Offset: positions after it are told as the directive says, in
+  /// diagnostics and in the lowered C's own #line directives.  Filename is
+  /// empty when the directive names none.  In offset order.
+  void addLineNote(unsigned Offset, unsigned LineNo, llvm::StringRef Filename,
+                   clang::SrcMgr::CharacteristicKind Kind);
+  bool hasLineNotes() const { return HasLineNotes; }
 
 private:
+  bool HasLineNotes = false;
   std::unique_ptr<clang::FileManager> FM;
   std::unique_ptr<clang::DiagnosticsEngine> Diags;
   std::unique_ptr<clang::SourceManager> SM;

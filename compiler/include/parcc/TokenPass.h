@@ -118,6 +118,9 @@ struct SourceScan {
   /// A PARC keyword and a conditional directive: the preprocessor must find
   /// the skipped regions first.
   bool HasKeyword = false, HasConditional = false;
+  /// A `#line` directive or a GNU line marker (`# 12 "file"`): the
+  /// preprocessor tells what lines it gives.
+  bool HasLineDirective = false;
   /// `faa` at file scope: the file declares a faa of its own (plain C that
   /// never meant parc.h's macro), so parc.h is not force-included.
   bool DeclaresFaa = false;
