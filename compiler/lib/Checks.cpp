@@ -164,24 +164,55 @@ void checkConstructs(Session &S) {
       // A constant STEP that cannot mean what it says: zero stops the
       // program at run time; a negative one becomes a huge positive step
       // when the index is unsigned, so a countdown runs once or not at all.
+      // STEP is converted to the index type first: 0.5 or 256 for an
+      // unsigned char index is zero too, 40000 for a short counts down.
       Expr::EvalResult R;
       if (I != 2 || !T->isIntegerType() || B->isValueDependent() ||
-          !BT->isIntegerType() || !B->EvaluateAsInt(R, S.Ctx))
+          !B->EvaluateAsRValue(R, S.Ctx) || !(R.Val.isInt() || R.Val.isFloat()))
         continue;
-      const llvm::APSInt &V = R.Val.getInt();
-      if (V.isZero()) {
+      unsigned Width = S.Ctx.getIntWidth(T);
+      bool Unsigned = T->isUnsignedIntegerOrEnumerationType();
+      llvm::APSInt Conv(Width, Unsigned);
+      bool Negative, Zero;
+      if (R.Val.isInt()) {
+        const llvm::APSInt &V = R.Val.getInt();
+        Negative = V.isNegative();
+        Zero = V.isZero();
+        Conv = llvm::APSInt(V.extOrTrunc(Width), Unsigned);
+      } else {
+        const llvm::APFloat &F = R.Val.getFloat();
+        if (F.isNaN() || F.isInfinity())
+          continue;
+        Negative = F.isNegative() && !F.isZero();
+        Zero = F.isZero();
+        bool Exact;
+        if (F.convertToInteger(Conv, llvm::APFloat::rmTowardZero, &Exact) &
+            llvm::APFloat::opInvalidOp)
+          continue; // out of the type's range: undefined, nothing to tell
+      }
+      if (T->isBooleanType())
+        Conv = llvm::APSInt(llvm::APInt(Width, !Zero), Unsigned);
+      llvm::SmallString<24> ConvText;
+      Conv.toString(ConvText);
+      if (Zero) {
         S.report(BL, DiagnosticsEngine::Warning, "STEP of '%0' is zero: the program will stop "
                                                  "with an error when it runs")
             << Kw;
-      } else if (V.isNegative() && T->isUnsignedIntegerOrEnumerationType() &&
-                 !T->isBooleanType()) {
-        llvm::SmallString<24> Conv;
-        V.extOrTrunc(S.Ctx.getIntWidth(T)).toStringUnsigned(Conv);
+      } else if (Conv.isZero()) {
+        S.report(BL, DiagnosticsEngine::Warning,
+                 "STEP of '%0' is converted to 0 for index '%1' of type %2: the program will "
+                 "stop with an error when it runs")
+            << Kw << C.Index->getName() << T;
+      } else if (Negative && Unsigned && !T->isBooleanType()) {
         S.report(BL, DiagnosticsEngine::Warning,
                  "negative STEP of '%0' with unsigned index '%1' is converted to %2 and "
                  "counts up")
-            << Kw << C.Index->getName() << Conv;
+            << Kw << C.Index->getName() << ConvText;
         S.note(C.Index->getLocation(), "a signed index type counts down with a negative STEP");
+      } else if (!Negative && Conv.isNegative()) {
+        S.report(BL, DiagnosticsEngine::Warning,
+                 "STEP of '%0' is converted to %1 for index '%2' of type %3 and counts down")
+            << Kw << ConvText << C.Index->getName() << T;
       }
     }
   }
