@@ -662,6 +662,50 @@ public:
 
 } // namespace
 
+/// The `#pragma pack` in force where a local record was defined, which the
+/// file-scope copy must be given again (0: none).
+static unsigned packOf(const Decl *D) {
+  const auto *RD = dyn_cast<RecordDecl>(D);
+  if (!RD)
+    return 0;
+  if (const auto *A = RD->getAttr<MaxFieldAlignmentAttr>())
+    return A->getAlignment() / 8;
+  return 0;
+}
+
+static std::string withPack(unsigned Pack, std::string Text) {
+  if (!Pack)
+    return Text;
+  return "#pragma pack(push, " + std::to_string(Pack) + ")\n" + Text + "#pragma pack(pop)\n";
+}
+
+/// The end of the `__attribute__((...))` specifiers written right after a
+/// tag's closing brace at RB (they belong to the type), or RB.
+static unsigned tagAttributesEnd(const Session &S, unsigned RB, unsigned Limit) {
+  std::vector<Session::RawToken> Toks = S.lexRange(RB, Limit);
+  unsigned End = RB;
+  for (size_t I = 0; I < Toks.size();) {
+    StringRef W = StringRef(S.TP.Text).substr(Toks[I].Off, Toks[I].Len);
+    if (Toks[I].Kind != tok::raw_identifier || (W != "__attribute__" && W != "__attribute"))
+      break;
+    size_t J = I + 1;
+    int Depth = 0;
+    for (; J < Toks.size(); ++J) {
+      if (Toks[J].Kind == tok::l_paren)
+        ++Depth;
+      else if (Toks[J].Kind == tok::r_paren && --Depth == 0)
+        break;
+      else if (Depth == 0)
+        return End; // not `__attribute__ (` : leave it
+    }
+    if (J == Toks.size())
+      return End;
+    End = Toks[J].Off + Toks[J].Len;
+    I = J + 1;
+  }
+  return End;
+}
+
 bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
   llvm::SetVector<const Decl *> Need;
   LocalTypes Walk(Need);
@@ -755,7 +799,10 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       }
       std::string Text = S.Edits.render(B, E);
       unsigned NL = std::count(Text.begin(), Text.end(), '\n');
-      Out += S.lineDirective(Line) + Text + "\n";
+      unsigned Pack = 0;
+      for (const Decl *X : DS->decls())
+        Pack = std::max(Pack, packOf(X));
+      Out += withPack(Pack, S.lineDirective(Line) + Text + "\n");
       S.Edits.collapse(B, E, ";" + std::string(NL, '\n'));
       MovedStmts.insert(DS);
       continue;
@@ -782,10 +829,18 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     unsigned TB = S.offset(TD->getBeginLoc());
     unsigned LB = S.offset(TD->getBraceRange().getBegin());
     unsigned RB = S.endOffset(TD->getBraceRange().getEnd());
-    std::string Body = S.Edits.render(LB, RB);
-    unsigned NL = std::count(Body.begin(), Body.end(), '\n');
-    Out += S.lineDirective(S.lineOf(LB)) + Kw + " " + Name + " " + Body + ";\n";
-    S.Edits.collapse(TB, RB, Kw + " " + Name + std::string(NL, '\n'));
+    // The type's attributes go with it: those between the keyword and the
+    // brace (`struct __attribute__((packed)) S {`) and those right after the
+    // brace (`} __attribute__((aligned(32))) v;`).
+    unsigned AE = tagAttributesEnd(S, RB, E);
+    std::string Head = S.Edits.render(TB, LB);
+    if (!TD->getIdentifier())
+      Head += Name + " ";
+    std::string Body = S.Edits.render(LB, AE);
+    std::string Moved = S.Edits.render(TB, AE);
+    unsigned NL = std::count(Moved.begin(), Moved.end(), '\n');
+    Out += withPack(packOf(TD), S.lineDirective(S.lineOf(TB)) + Head + Body + ";\n");
+    S.Edits.collapse(TB, AE, Kw + " " + Name + std::string(NL, '\n'));
   }
 
   for (const FunctionDecl *FD : F.LocalFunctions)
