@@ -167,18 +167,22 @@ void checkConstructs(Session &S) {
       // STEP is converted to the index type first: 0.5 or 256 for an
       // unsigned char index is zero too, 40000 for a short counts down.
       Expr::EvalResult R;
-      if (I != 2 || !T->isIntegerType() || B->isValueDependent() ||
+      if (!T->isIntegerType() || B->isValueDependent() ||
           !B->EvaluateAsRValue(R, S.Ctx) || !(R.Val.isInt() || R.Val.isFloat()))
         continue;
       unsigned Width = S.Ctx.getIntWidth(T);
       bool Unsigned = T->isUnsignedIntegerOrEnumerationType();
       llvm::APSInt Conv(Width, Unsigned);
-      bool Negative, Zero;
+      bool Negative, Zero, Changed;
       if (R.Val.isInt()) {
         const llvm::APSInt &V = R.Val.getInt();
         Negative = V.isNegative();
         Zero = V.isZero();
         Conv = llvm::APSInt(V.extOrTrunc(Width), Unsigned);
+        // As C's -Wconstant-conversion: -1 for an unsigned index is the
+        // type's maximum on purpose, 300 for an unsigned char is not.
+        Changed = !llvm::APSInt::isSameValue(V, Conv) &&
+                  !(Negative && Unsigned && V.getSignificantBits() <= Width);
       } else {
         const llvm::APFloat &F = R.Val.getFloat();
         if (F.isNaN() || F.isInfinity())
@@ -189,11 +193,23 @@ void checkConstructs(Session &S) {
         if (F.convertToInteger(Conv, llvm::APFloat::rmTowardZero, &Exact) &
             llvm::APFloat::opInvalidOp)
           continue; // out of the type's range: undefined, nothing to tell
+        Changed = !Exact;
       }
-      if (T->isBooleanType())
+      if (T->isBooleanType()) {
         Conv = llvm::APSInt(llvm::APInt(Width, !Zero), Unsigned);
+        Changed = false;
+      }
       llvm::SmallString<24> ConvText;
       Conv.toString(ConvText);
+      if (I != 2) {
+        // FROM and TO are converted to the index type as well: 300 for an
+        // unsigned char index ends the range at 44.
+        if (Changed)
+          S.report(BL, DiagnosticsEngine::Warning,
+                   "%0 of '%1' is converted to %2 for index '%3' of type %4")
+              << Part[I] << Kw << ConvText << C.Index->getName() << T;
+        continue;
+      }
       if (Zero) {
         S.report(BL, DiagnosticsEngine::Warning, "STEP of '%0' is zero: the program will stop "
                                                  "with an error when it runs")
