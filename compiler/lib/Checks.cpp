@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "parcc/Checks.h"
 
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
@@ -381,6 +382,49 @@ public:
 
 void checkFaa(Session &S) { FaaChecker(S).TraverseDecl(S.Ctx.getTranslationUnitDecl()); }
 
+/// The static (or _Thread_local) variable declared in an activity whose
+/// initializer evaluates E, or null.  sizeof, _Alignof and a _Generic's
+/// controlling expression do not evaluate their operand.
+static const VarDecl *staticInitOf(Session &S, const Expr *E) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (;;) {
+    auto Parents = S.Ctx.getParents(N);
+    if (Parents.empty())
+      return nullptr;
+    const DynTypedNode &P = Parents[0];
+    if (P.get<UnaryExprOrTypeTraitExpr>())
+      return nullptr;
+    if (const auto *G = P.get<GenericSelectionExpr>())
+      if (G->isExprPredicate() && N.get<Expr>() == G->getControllingExpr())
+        return nullptr;
+    if (const auto *VD = P.get<VarDecl>())
+      return VD->isLocalVarDecl() && VD->hasGlobalStorage() ? VD : nullptr;
+    if (!P.get<Expr>() && !P.get<InitListExpr>())
+      return nullptr;
+    N = P;
+  }
+}
+
+/// A static variable's initializer is a constant: the address of a static
+/// or extern local of the enclosing function is one in C, but an activity
+/// reaches that variable through its environment, at run time.
+void checkStaticInits(Session &S) {
+  for (const VarUse &U : S.M.Uses) {
+    if (!U.Var->hasGlobalStorage())
+      continue; // an automatic variable is no constant in C either
+    const VarDecl *Owner = staticInitOf(S, U.Ref);
+    if (!Owner)
+      continue;
+    S.error(U.Ref->getLocation(), "'%0' cannot be used in the initializer of static variable "
+                                  "'%1' inside a parallel activity")
+        << U.Var->getName() << Owner->getName();
+    S.note(U.Var->getLocation(), "the activity reaches '%0' through its environment when it "
+                                 "runs, so its address is no constant there; declare '%0' "
+                                 "at file scope, or make '%1' automatic")
+        << U.Var->getName() << Owner->getName();
+  }
+}
+
 } // namespace
 
 bool runChecks(Session &S) {
@@ -389,6 +433,7 @@ bool runChecks(Session &S) {
   checkConstructs(S);
   checkMarks(S);
   checkJumps(S);
+  checkStaticInits(S);
   checkPrototypes(S);
   checkFaa(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
