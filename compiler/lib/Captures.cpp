@@ -634,6 +634,11 @@ public:
     add(T->getDecl());
     return true;
   }
+  // `typeof(an) an2`: the traversal sees the expression `an`, not its type.
+  bool VisitTypeOfExprType(TypeOfExprType *T) {
+    TraverseType(T->getUnderlyingExpr()->getType());
+    return true;
+  }
   void add(const Decl *D) {
     if (!D->getParentFunctionOrMethod() || !Out.insert(D))
       return;
