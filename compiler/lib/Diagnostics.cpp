@@ -120,6 +120,39 @@ static StringRef strayKeyword(DiagnosticsEngine::Level Level, StringRef Msg) {
   return {};
 }
 
+/// Clang's "argument type 'void' is incomplete" about a FROM, TO or STEP of
+/// the user's: the token pass hands the bounds to a variadic marker, so the
+/// message would name an argument that the user did not write.  B1 is the
+/// parse's text and Off the expression's offset there; on success Off
+/// becomes the offset of the user's expression (past the marker's paren).
+static bool nameBound(SmallString<256> &Msg, StringRef B1, unsigned &Off) {
+  StringRef M = Msg.str();
+  if (!M.consume_front("argument type '") || !M.consume_back("' is incomplete"))
+    return false;
+  StringRef Before = B1.substr(0, Off);
+  size_t At = Before.rfind("parc_mark_bounds(");
+  StringRef Tail = Before.rtrim();
+  if (At == StringRef::npos || !(Tail.ends_with(",") || Tail.ends_with(", (")) ||
+      Before.substr(At).contains(';'))
+    return false;
+  char Part = Before[At + strlen("parc_mark_bounds(")];
+  if (Part < '0' || Part > '2')
+    return false;
+  StringRef Head = Before.substr(0, At);
+  size_t Par = Head.rfind("parc_mark_parfor();"), Lpar = Head.rfind("parc_mark_lparfor(");
+  const char *Kw = Lpar != StringRef::npos && (Par == StringRef::npos || Lpar > Par)
+                       ? (Head.substr(Lpar).starts_with("parc_mark_lparfor(1)") ? "mapped lparfor"
+                                                                                : "lparfor")
+                       : "parfor";
+  static const char *const Names[] = {"FROM", "TO", "STEP"};
+  Msg = (Twine(Names[Part - '0']) + " of '" + Kw + "' has incomplete type '" + M + "'").str();
+  if (Off < B1.size() && B1[Off] == '(')
+    ++Off;
+  while (Off < B1.size() && (B1[Off] == ' ' || B1[Off] == '\t' || B1[Off] == '\n'))
+    ++Off;
+  return true;
+}
+
 static const char StrayNote[] =
     "PARC constructs are translated only where they are written in the source files "
     "given to parcc, not in headers or in the bodies of macros defined there";
@@ -139,8 +172,18 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
 
   SmallString<256> Msg;
   Info.FormatDiagnostic(Msg);
+  SourceLocation At = Info.getLocation();
   if (Msg.str().contains("parc_mark_"))
     nameKeywords(Msg);
+  if (Level == DiagnosticsEngine::Error && Info.hasSourceManager() && Orig &&
+      &Info.getSourceManager() != &Orig->sm() && Info.getLocation().isValid()) {
+    const SourceManager &SM = Info.getSourceManager();
+    SourceLocation F = SM.getFileLoc(Info.getLocation());
+    unsigned Off = SM.getFileOffset(F);
+    if (SM.getFileID(F) == SM.getMainFileID() &&
+        nameBound(Msg, SM.getBufferData(SM.getMainFileID()), Off))
+      At = SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Off);
+  }
   if (Opts->ShowOptionNames)
     appendOptionName(Msg, Level, Info);
 
@@ -163,7 +206,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   }
 
   bool InMain;
-  SourceLocation Loc = mapLoc(SM, Info.getLocation(), InMain);
+  SourceLocation Loc = mapLoc(SM, At, InMain);
   if (!InMain) {
     otherTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), Level, Msg,
                              Info.getRanges(), Info.getFixItHints(), &Info);
