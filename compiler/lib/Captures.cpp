@@ -744,12 +744,18 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
         return true;
     return !(Tag ? HoistedTags : HoistedNames).insert(ND->getName().str()).second;
   };
-  auto Fail = [&](const Decl *D, const char *Why) {
+  auto Fail = [&](const Decl *D, const char *Why, bool Local = false) {
     const auto *ND = cast<NamedDecl>(D);
     S.error(D->getLocation(), "cannot move local type '%0' to file scope for a parallel "
                               "activity: %1")
         << (ND->getIdentifier() ? ND->getName() : StringRef("<anonymous>")) << Why;
-    S.note(D->getLocation(), "declare the type at file scope");
+    if (Local)
+      // `typedef int row_t[n];` cannot be written at file scope at all.
+      S.note(D->getLocation(), "write the type out where the activity's variables are "
+                               "declared (for a variable length array, 'T name[n]') instead "
+                               "of naming it");
+    else
+      S.note(D->getLocation(), "declare the type at file scope");
     Ok = false;
   };
 
@@ -774,7 +780,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       if (TD->getUnderlyingType()->isVariablyModifiedType())
         Refs.Found = true;
     if (Refs.Found) {
-      Fail(D, "its definition depends on local variables");
+      Fail(D, "its definition depends on local variables", /*Local=*/true);
       continue;
     }
     bool OnlyTypes = true;
