@@ -95,6 +95,22 @@ static std::string constantStep(const Session &S, const Construct &C, QualType I
   return std::to_string((uint64_t)Value) + "ULL";
 }
 
+/// The unsigned index type when it is wider than 64 bits, else null.
+static QualType wideWord(const Session &S, const Construct &C) {
+  QualType T = S.Ctx.getCanonicalType(C.Index->getType()).getUnqualifiedType();
+  if (const auto *ET = T->getAs<EnumType>())
+    if (ET->getDecl()->isComplete())
+      T = S.Ctx.getCanonicalType(ET->getDecl()->getIntegerType());
+  if (!T->isIntegerType() || S.Ctx.getIntWidth(T) <= 64)
+    return QualType();
+  return T->isSignedIntegerType() ? S.Ctx.getCorrespondingUnsignedType(T) : T;
+}
+
+std::string loopWordType(const Session &S, const Construct &C) {
+  QualType U = wideWord(S, C);
+  return U.isNull() ? "unsigned long long" : S.printType(U);
+}
+
 void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn) {
   Session &S = O.S;
   bool Light = C.Kind != ConstructKind::Parfor;
@@ -104,17 +120,25 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   std::string Var = C.Index->getName().str();
   std::string Name = O.bodyName(C);
   std::string Step = constantStep(S, C, IT, Signed);
+  // An index wider than 64 bits (__int128): FROM and STEP travel in its
+  // unsigned type, and the index is computed there (parc_iter is 64-bit);
+  // the count of iterations is 64-bit like every other.
+  QualType Wide = wideWord(S, C);
+  std::string U = loopWordType(S, C);
   // `T i = (T)parc_iter(...); (void)i;` at the top of each iteration.
   auto Iter = [&](const char *Pad, const char *K) {
-    return Pad + S.printType(IT, Var) + " = (" + T + ")parc_iter(parc_from_, " +
-           (Step.empty() ? "parc_step_" : Step) + ", " + K + ");\n" + Pad + "(void)" + Var +
+    std::string Value =
+        Wide.isNull() ? "parc_iter(parc_from_, " + (Step.empty() ? std::string("parc_step_") : Step) +
+                            ", " + K + ")"
+                      : "(parc_from_ + (" + U + ")" + K + " * parc_step_)";
+    return Pad + S.printType(IT, Var) + " = (" + T + ")" + Value + ";\n" + Pad + "(void)" + Var +
            ";\n";
   };
 
   Defs += O.bodyHead(C, Name);
-  Defs += "  const unsigned long long parc_from_ = parc_env_->parc_from_;\n";
+  Defs += "  const " + U + " parc_from_ = parc_env_->parc_from_;\n";
   if (Step.empty())
-    Defs += "  const unsigned long long parc_step_ = parc_env_->parc_step_;\n";
+    Defs += "  const " + U + " parc_step_ = parc_env_->parc_step_;\n";
   const Activity &A = *C.Acts[0];
   bool Polls = S.Opts.Polls;
   // `if (HI - J >= PARC_BLOCK) FULL else REST`, the body once in each, at
@@ -193,14 +217,35 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   std::string Site = "&" + O.siteName(C);
   auto Conv = [&](const Expr *B) { return "(" + W + ")(" + T + ")" + O.render(B); };
 
-  Spawn = "{ " + W + " " + F + " = " + Conv(C.Bounds[0]) + ", " + To + " = " + Conv(C.Bounds[1]) +
-          ", " + St + " = " + Conv(C.Bounds[2]) + "; ";
-  Spawn += "__UINT64_TYPE__ " + N + " = parc_count_" + (Signed ? "s" : "u") + "(" + F + ", " + To +
-           ", " + St + ", " + Site + "); ";
+  if (Wide.isNull()) {
+    Spawn = "{ " + W + " " + F + " = " + Conv(C.Bounds[0]) + ", " + To + " = " +
+            Conv(C.Bounds[1]) + ", " + St + " = " + Conv(C.Bounds[2]) + "; ";
+    Spawn += "__UINT64_TYPE__ " + N + " = parc_count_" + (Signed ? "s" : "u") + "(" + F + ", " +
+             To + ", " + St + ", " + Site + "); ";
+  } else {
+    // As parc_count_s/u, in the wide type.
+    std::string WT = S.printType(IT.getUnqualifiedType());
+    auto WConv = [&](const Expr *B) { return "(" + WT + ")(" + O.render(B) + ")"; };
+    std::string Q = "parc_q_" + Sx + "_", Empty = "parc_none_" + Sx + "_";
+    Spawn = "{ " + WT + " " + F + " = " + WConv(C.Bounds[0]) + ", " + To + " = " +
+            WConv(C.Bounds[1]) + ", " + St + " = " + WConv(C.Bounds[2]) + "; ";
+    Spawn += U + " " + Q + " = 0; int " + Empty + "; if (" + St + " == 0) parc_error_step0(" +
+             Site + "); ";
+    if (Signed)
+      Spawn += Empty + " = " + St + " > 0 ? " + F + " > " + To + " : " + F + " < " + To +
+               "; if (!" + Empty + ") " + Q + " = (" + St + " > 0 ? (" + U + ")" + To + " - (" +
+               U + ")" + F + " : (" + U + ")" + F + " - (" + U + ")" + To + ") / (" + St +
+               " > 0 ? (" + U + ")" + St + " : (" + U + ")0 - (" + U + ")" + St + "); ";
+    else
+      Spawn += Empty + " = " + F + " > " + To + "; if (!" + Empty + ") " + Q + " = (" + To +
+               " - " + F + ") / " + St + "; ";
+    Spawn += "if (" + Q + " >= (" + U + ")__UINT64_MAX__) parc_error_count(" + Site + "); ";
+    Spawn += "__UINT64_TYPE__ " + N + " = " + Empty + " ? 0 : (__UINT64_TYPE__)" + Q + " + 1; ";
+  }
   std::string Inits = O.envInits(C);
   if (!Inits.empty())
     Inits += ", ";
-  Inits += "(unsigned long long)" + F + ", (unsigned long long)" + St;
+  Inits += "(" + U + ")" + F + ", (" + U + ")" + St;
   if (Light)
     Inits += ", " + N;
   std::string E = O.envVarName(C), D = O.descName(C);

@@ -149,7 +149,7 @@ bool Outliner::lowerFunction(FunctionModel &F) {
     if (hasEnv(*C)) {
       std::string Fields = envFields(*C);
       if (isLoop(C->Kind))
-        Fields += " unsigned long long parc_from_, parc_step_;";
+        Fields += " " + loopWordType(S, *C) + " parc_from_, parc_step_;";
       if (C->Kind == ConstructKind::Lparfor || C->Kind == ConstructKind::MappedLparfor)
         Fields += " __UINT64_TYPE__ parc_niter_;";
       Block += envType(*C) + " {" + Fields + " };\n";

@@ -135,6 +135,9 @@ private:
 /// statement that replaces the construct in its parent.
 void lowerParblock(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn);
 void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn);
+/// The type in which a loop's environment carries FROM and STEP: unsigned
+/// long long, or the unsigned index type when that is wider (__int128).
+std::string loopWordType(const Session &S, const Construct &C);
 
 /// pbreak and preturn inside activities (leaf edits).
 bool lowerKills(Outliner &O);
