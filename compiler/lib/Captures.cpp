@@ -719,6 +719,10 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
   for (const Construct *C : F.PostOrder)
     for (const VarDecl *V : C->Captures)
       Walk.TraverseType(V->getType());
+  // A block-scope function declaration gets a file-scope prototype, whose
+  // types must be there too (`L make(int);`, L a local typedef).
+  for (const FunctionDecl *FD : F.LocalFunctions)
+    Walk.TraverseType(FD->getType());
   // Declarations inside a hoisted one come with it.
   std::vector<const Decl *> Sorted;
   for (const Decl *D : Need) {
