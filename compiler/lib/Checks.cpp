@@ -425,6 +425,29 @@ void checkStaticInits(Session &S) {
   }
 }
 
+/// C forbids an inline definition (an `inline` function with external
+/// linkage and no `extern` declaration in the file) to refer to anything of
+/// internal linkage (C11 6.7.4p3), and a construct is lowered to calls of
+/// static functions and a static site: gcc warns on the lowered C, and the
+/// program is not C.
+void checkInlineDefinitions(Session &S) {
+  llvm::DenseSet<const FunctionDecl *> Told;
+  for (const auto &CP : S.M.Constructs) {
+    const FunctionDecl *FD = CP->Func;
+    if (!FD || !FD->isInlineSpecified() || FD->getStorageClass() == SC_Static ||
+        FD->isInlineDefinitionExternallyVisible() || !Told.insert(FD).second)
+      continue;
+    S.error(CP->Block->getLBracLoc(), "'%0' cannot be used in '%1', an inline definition "
+                                      "with external linkage")
+        << keywordOf(CP->Kind) << FD->getName();
+    S.note(FD->getLocation(), "C forbids such a function to refer to the static functions "
+                              "that parcc lowers the construct to; declare '%0' 'static "
+                              "inline', or declare it 'extern' in this file to make this its "
+                              "external definition")
+        << FD->getName();
+  }
+}
+
 } // namespace
 
 bool runChecks(Session &S) {
@@ -434,6 +457,7 @@ bool runChecks(Session &S) {
   checkMarks(S);
   checkJumps(S);
   checkStaticInits(S);
+  checkInlineDefinitions(S);
   checkPrototypes(S);
   checkFaa(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
