@@ -4,6 +4,7 @@
 #include "clang/Basic/DiagnosticIDs.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace clang;
@@ -153,6 +154,20 @@ static bool nameBound(SmallString<256> &Msg, StringRef B1, unsigned &Off) {
   return true;
 }
 
+/// Clang's "expected ';' after return statement" where the return is the
+/// token pass's spelling of a preturn (sorted B1 offsets): the user wrote
+/// preturn.  B1 is the parse's text and Off the diagnostic's offset there.
+static void namePreturn(SmallString<256> &Msg, StringRef B1, unsigned Off,
+                        const std::vector<unsigned> &Preturns) {
+  StringRef M = Msg.str();
+  if (!M.ends_with("after return statement"))
+    return;
+  size_t At = B1.substr(0, Off).rfind("return");
+  if (At == StringRef::npos || !std::binary_search(Preturns.begin(), Preturns.end(), At))
+    return;
+  Msg = (M.drop_back(strlen("return statement")) + "'preturn'").str();
+}
+
 static const char StrayNote[] =
     "PARC constructs are translated only where they are written in the source files "
     "given to parcc, not in headers or in the bodies of macros defined there";
@@ -180,6 +195,8 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     const SourceManager &SM = Info.getSourceManager();
     SourceLocation F = SM.getFileLoc(Info.getLocation());
     unsigned Off = SM.getFileOffset(F);
+    if (SM.getFileID(F) == SM.getMainFileID() && Preturns)
+      namePreturn(Msg, SM.getBufferData(SM.getMainFileID()), Off, *Preturns);
     if (SM.getFileID(F) == SM.getMainFileID() &&
         nameBound(Msg, SM.getBufferData(SM.getMainFileID()), Off))
       At = SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Off);

@@ -449,6 +449,7 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
   }
   Printer.setMap(&TP.Map);
   Printer.setPrelude(TP.PreludeBegin, TP.PreludeEnd);
+  Printer.setPreturns(&TP.PreturnOffsets);
 
   DependencyOutputOptions &Dep = Inv->getDependencyOutputOpts();
   if (!Opts.DepFile.empty()) {

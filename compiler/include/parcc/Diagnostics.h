@@ -62,6 +62,8 @@ public:
     PreludeBegin = Begin;
     PreludeEnd = End;
   }
+  /// B1 offsets of the `return` tokens that stand for the user's preturn.
+  void setPreturns(const std::vector<unsigned> *P) { Preturns = P; }
 
   void BeginSourceFile(const clang::LangOptions &LO, const clang::Preprocessor *PP) override;
   void EndSourceFile() override;
@@ -79,6 +81,7 @@ private:
   OriginalSource *Orig = nullptr;
   const PosMap *Map = nullptr;
   unsigned PreludeBegin = 0, PreludeEnd = 0;
+  const std::vector<unsigned> *Preturns = nullptr;
   clang::LangOptions LO;
   std::unique_ptr<clang::TextDiagnostic> OrigTD, OtherTD;
 };
