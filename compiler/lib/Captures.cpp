@@ -494,14 +494,7 @@ std::string Outliner::hoistReturnTag(const FunctionDecl *FD) {
 /// of the macro call it is part of, so that an edit there renames it?
 /// Otherwise a macro's body, token pasting or a header spells it.
 bool Outliner::inPlace(const VarUse &U) const {
-  SourceLocation L = U.Ref->getLocation();
-  if (!L.isMacroID())
-    return true;
-  SourceLocation Sp = S.SM.getSpellingLoc(L);
-  if (!S.SM.isMacroArgExpansion(L) || !S.SM.isWrittenInMainFile(Sp))
-    return false;
-  unsigned Off = S.offset(Sp);
-  return Off >= expansionOffset(S, U) && Off < S.expansionEnd(L);
+  return S.writtenInPlace(U.Ref->getLocation());
 }
 
 /// Does Sets[X] hold V's name?

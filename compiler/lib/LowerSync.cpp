@@ -350,14 +350,15 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
     MovedStmts.push_back(DS);
   }
   // A moved local named in a macro's argument is edited where the user
-  // wrote it; one named in a macro's body cannot be, nor one in an
-  // argument that the macro also turns into a string (`#v` would read
-  // "parc_fr_->v").
+  // wrote it; one named in a macro's body cannot be, even when that macro
+  // is itself an argument (`faa(&s, GV)`: the edit would replace `GV`),
+  // nor one in an argument that the macro also turns into a string (`#v`
+  // would read "parc_fr_->v").
   for (const DeclRefExpr *E : Scan.Refs)
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
       if (Moved.count(V) && E->getLocation().isMacroID()) {
         SourceLocation L = E->getLocation();
-        if (!(S.SM.isMacroArgExpansion(L) && S.inMainFile(L)))
+        if (!S.writtenInPlace(L))
           return false;
         unsigned Sp = S.SM.getFileOffset(S.SM.getSpellingLoc(L));
         if (S.Macros.Stringized.count(Sp) || S.Macros.StringizedDeep.count(Sp))

@@ -33,6 +33,16 @@ unsigned Session::expansionEnd(SourceLocation L) const {
   return SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, Ctx.getLangOpts());
 }
 
+bool Session::writtenInPlace(SourceLocation L) const {
+  if (!L.isMacroID())
+    return true;
+  SourceLocation Sp = SM.getSpellingLoc(L);
+  if (!SM.isMacroArgExpansion(L) || !SM.isWrittenInMainFile(Sp) || SM.getFileLoc(L) != Sp)
+    return false;
+  unsigned Off = SM.getFileOffset(Sp);
+  return Off >= SM.getFileOffset(SM.getExpansionLoc(L)) && Off < expansionEnd(L);
+}
+
 bool Session::tokenAt(unsigned Off, unsigned &TokOff, tok::TokenKind &Kind) const {
   StringRef Text = TP.Text;
   if (Off >= Text.size())

@@ -76,6 +76,12 @@ struct Session {
   bool inMainFile(clang::SourceLocation L) const;
   /// Offset just past the last token of the expansion that L is part of.
   unsigned expansionEnd(clang::SourceLocation L) const;
+  /// Is the token at L spelled in the main file where it is used: outside
+  /// any macro, or in the argument list of the outermost macro call it is
+  /// part of?  Then an edit at its spelling changes that use alone.  Not
+  /// when a macro's body, token pasting or a header spells it, even in an
+  /// argument of another call (`faa(&s, GV)` with `#define GV (v * 2)`).
+  bool writtenInPlace(clang::SourceLocation L) const;
   /// The first token at or after B1 offset Off: its offset and kind (raw
   /// lexing, comments skipped).  Returns false at end of file.
   bool tokenAt(unsigned Off, unsigned &TokOff, clang::tok::TokenKind &Kind) const;
