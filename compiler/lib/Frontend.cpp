@@ -215,6 +215,11 @@ public:
         N = Param(I + 1);
       else if (Body[I].is(tok::hashhash))
         N = I ? Param(I - 1) : -1, M = Param(I + 1);
+      // GNU `, ## __VA_ARGS__` pastes nothing: it only drops the comma when
+      // the arguments are empty, and the arguments are rescanned as usual.
+      if (M >= 0 && Body[I - 1].is(tok::comma) && MI->isVariadic() &&
+          unsigned(M) + 1 == MI->getNumParams())
+        M = -1;
       for (int K : {N, M}) {
         if (K < 0)
           continue;
