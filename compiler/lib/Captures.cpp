@@ -339,7 +339,7 @@ bool Outliner::rewriteCaptures() {
       if (Refused.insert(U.Var).second)
         Ok &= refuseQuoted(U, "the string is made through a second macro, which replaces "
                               "the name before it is quoted");
-    } else if (InPlace && inSet(S.Macros.Respelled, X, U.Var)) {
+    } else if (InPlace && inSet(S.Macros.Respelled, X, S.expansionEnd(L), U.Var)) {
       if (Refused.insert(U.Var).second)
         Ok &= refuseRenamed(U, "a macro there quotes (#) or pastes (##) that name after "
                                "another macro expanded it");
@@ -497,11 +497,16 @@ bool Outliner::inPlace(const VarUse &U) const {
   return S.writtenInPlace(U.Ref->getLocation());
 }
 
-/// Does Sets[X] hold V's name?
+/// Does any expansion recorded in Sets inside the outermost expansion
+/// [X, E) hold V's name?  A macro called in an argument of another runs
+/// while that argument is expanded, before it is put in the body: it is
+/// recorded at its own offset inside [X, E) (`faa(&s, UPD(i))`).
 bool Outliner::inSet(const std::map<unsigned, std::set<const IdentifierInfo *>> &Sets, unsigned X,
-                     const VarDecl *V) {
-  auto It = Sets.find(X);
-  return It != Sets.end() && It->second.count(V->getIdentifier());
+                     unsigned E, const VarDecl *V) {
+  for (auto It = Sets.lower_bound(X); It != Sets.end() && It->first < E; ++It)
+    if (It->second.count(V->getIdentifier()))
+      return true;
+  return false;
 }
 
 /// A use that a macro turns into a string that cannot be renamed exactly.
@@ -570,9 +575,10 @@ bool Outliner::renamable(unsigned X, const VarUse &U) {
   };
   if (N == "defined" || StringRef(N).starts_with("__has_"))
     return Refuse("the preprocessor keeps that name for itself");
-  if (inSet(S.Macros.Expanded, X, U.Var))
+  unsigned E = S.expansionEnd(U.Ref->getLocation());
+  if (inSet(S.Macros.Expanded, X, E, U.Var))
     return Refuse("a macro of that name runs there");
-  if (inSet(S.Macros.Respelled, X, U.Var))
+  if (inSet(S.Macros.Respelled, X, E, U.Var))
     return Refuse("a macro there quotes (#) or pastes (##) that name after another macro "
                   "expanded it");
   if (Emitted != Uses)

@@ -49,7 +49,7 @@ public:
   bool rewriteCaptures();
   bool inPlace(const VarUse &U) const;
   static bool inSet(const std::map<unsigned, std::set<const clang::IdentifierInfo *>> &Sets,
-                    unsigned X, const clang::VarDecl *V);
+                    unsigned X, unsigned E, const clang::VarDecl *V);
   bool renamable(unsigned X, const VarUse &U);
   void defineAround(unsigned X, const std::vector<const VarUse *> &Us);
   bool refuseQuoted(const VarUse &U, const char *Why);

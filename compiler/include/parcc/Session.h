@@ -32,6 +32,9 @@ struct MacroUses {
   std::map<unsigned, std::set<const clang::IdentifierInfo *>> Expanded;
   /// and the names that reach `#` or `##` after an enclosing macro
   /// substituted them as an argument (and so would first have expanded n).
+  /// A macro called in another's argument runs while that argument is
+  /// expanded, and is recorded in these two at its own offset, inside the
+  /// outermost expansion's range (Outliner::inSet looks there).
   std::map<unsigned, std::set<const clang::IdentifierInfo *>> Respelled;
 };
 
