@@ -17,6 +17,7 @@
 #include "parcc/Analysis.h"
 #include "parcc/Lowering.h"
 
+#include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
@@ -172,6 +173,21 @@ bool Outliner::lowerFunction(FunctionModel &F) {
       Spawn += "\n" + S.lineDirective(S.lineOf(E));
     else if (Have < Lines)
       Spawn += std::string(Lines - Have, '\n');
+    // The #define and #undef lines of the construct's text go with it into
+    // the outlined functions; the code after epar still sees them, in C.
+    std::string Directives;
+    for (const auto &L : S.MacroLines)
+      if (L.first >= B && L.first < E) {
+        Directives += S.TP.Text.substr(L.first, L.second - L.first);
+        if (Directives.back() != '\n')
+          Directives += '\n';
+      }
+    if (!Directives.empty()) {
+      unsigned LineB = E;
+      while (LineB > 0 && S.TP.Text[LineB - 1] != '\n')
+        --LineB;
+      Spawn += "\n" + Directives + S.lineDirective(S.lineOf(E)) + std::string(E - LineB, ' ');
+    }
     if (!S.Edits.collapse(B, E, Spawn)) {
       S.error(C->Block->getLBracLoc(), "internal error: cannot lower this '%0'")
           << keywordOf(C->Kind);
@@ -181,6 +197,31 @@ bool Outliner::lowerFunction(FunctionModel &F) {
 
   if (Block.empty())
     return Ok;
+  // The #define and #undef lines replayed for the constructs' functions
+  // (replayMacros), and those in the constructs' text, must not reach the
+  // function itself, which starts with the macros as they were there
+  // (`#define n n2` after a parfor would rename its declaration of n): each
+  // name that the function's lines touch is kept around the block.
+  std::set<std::string> Names;
+  unsigned End = S.endOffset(FD->getEndLoc());
+  for (const auto &L : S.MacroLines)
+    if (L.first >= At && L.first < End) {
+      StringRef Line = StringRef(S.TP.Text).slice(L.first, L.second).ltrim(" \t");
+      Line = Line.drop_front(Line.starts_with("#")).ltrim(" \t");
+      Line = Line.drop_while([](char C) { return isAsciiIdentifierContinue(C); }).ltrim(" \t");
+      StringRef Name = Line.take_while([](char C) { return isAsciiIdentifierContinue(C, true); });
+      if (!Name.empty())
+        Names.insert(Name.str());
+    }
+  std::string Push, Pop;
+  for (const std::string &N : Names) {
+    Push += "#pragma push_macro(\"" + N + "\")\n";
+    Pop += "#pragma pop_macro(\"" + N + "\")\n";
+  }
+  Block = Push + Block;
+  if (!Block.empty() && Block.back() != '\n')
+    Block += '\n';
+  Block += Pop;
   bool LineStart = At == 0 || S.TP.Text[At - 1] == '\n';
   S.Edits.insert(At, (LineStart ? "" : "\n") + Block + S.lineDirective(S.lineOf(At)));
   return Ok;
