@@ -204,11 +204,9 @@ bool declaredIn(const Session &S, const Activity &A, QualType T,
   return false;
 }
 
-/// The offset just past the enclosing block of a compound literal, which
-/// its storage lives as long as (C17 6.5.2.5p5); the innermost braces hold
-/// that block.
-unsigned blockEnd(const Session &S, const Expr *E) {
-  DynTypedNode N = DynTypedNode::create(*E);
+/// The offset just past the innermost block around N, or (ForInit) the
+/// for statement N is the init of, if that comes first; Default if none.
+unsigned enclosingEnd(const Session &S, DynTypedNode N, bool ForInit, unsigned Default) {
   for (int Depth = 0; Depth < 256; ++Depth) {
     auto Parents = S.Ctx.getParents(N);
     if (Parents.empty())
@@ -216,25 +214,22 @@ unsigned blockEnd(const Session &S, const Expr *E) {
     N = Parents[0];
     if (const auto *CS = N.get<CompoundStmt>())
       return S.endOffset(CS->getRBracLoc());
+    if (const auto *FS = N.get<ForStmt>(); FS && ForInit)
+      return S.endOffset(FS->getEndLoc());
   }
-  return ~0u;
+  return Default;
+}
+
+/// The offset just past the enclosing block of a compound literal, which
+/// its storage lives as long as (C17 6.5.2.5p5).
+unsigned blockEnd(const Session &S, const Expr *E) {
+  return enclosingEnd(S, DynTypedNode::create(*E), /*ForInit=*/false, ~0u);
 }
 
 /// The offset just past the scope of the variables DS declares: its
 /// enclosing block (or the for statement whose init it is).
 unsigned scopeEnd(const Session &S, const DeclStmt *DS) {
-  DynTypedNode N = DynTypedNode::create(*DS);
-  for (int Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = S.Ctx.getParents(N);
-    if (Parents.empty())
-      break;
-    N = Parents[0];
-    if (const auto *CS = N.get<CompoundStmt>())
-      return S.endOffset(CS->getRBracLoc());
-    if (const auto *FS = N.get<ForStmt>())
-      return S.endOffset(FS->getEndLoc());
-  }
-  return 0;
+  return enclosingEnd(S, DynTypedNode::create(*DS), /*ForInit=*/true, 0);
 }
 
 } // namespace
