@@ -325,7 +325,7 @@ bool Outliner::rewriteCaptures() {
   //   every expansion shares, in activities and out.
   // Their expansion keeps its text instead, between `#define n
   // (*parc_p_n_)` and `#undef n` (defineAround).
-  std::map<std::pair<unsigned, const VarDecl *>, const VarUse *> Defined;
+  std::set<std::pair<unsigned, const VarDecl *>> Defined;
   std::map<unsigned, std::vector<const VarUse *>> Around;
   std::set<const VarDecl *> Refused;
   for (const VarUse &U : S.M.Uses) {
@@ -333,7 +333,7 @@ bool Outliner::rewriteCaptures() {
     if (!L.isMacroID() || !S.SM.isWrittenInMainFile(S.SM.getExpansionLoc(L)))
       continue;
     unsigned X = expansionOffset(S, U);
-    bool InPlace = inPlace(U);
+    bool InPlace = S.writtenInPlace(L);
     unsigned Sp = InPlace ? S.offset(S.SM.getSpellingLoc(L)) : 0;
     if (InPlace && S.Macros.StringizedDeep.count(Sp)) {
       if (Refused.insert(U.Var).second)
@@ -344,7 +344,7 @@ bool Outliner::rewriteCaptures() {
         Ok &= refuseRenamed(U, "a macro there quotes (#) or pastes (##) that name after "
                                "another macro expanded it");
     } else if ((!InPlace || S.Macros.Stringized.count(Sp)) &&
-               Defined.insert({{X, U.Var}, &U}).second) {
+               Defined.insert({X, U.Var}).second) {
       if (renamable(X, U))
         Around[X].push_back(&U);
       else
@@ -490,13 +490,6 @@ std::string Outliner::hoistReturnTag(const FunctionDecl *FD) {
   return S.lineDirective(S.lineOf(B)) + Text + ";\n";
 }
 
-/// Is U's name written where the user wrote it, inside the argument list
-/// of the macro call it is part of, so that an edit there renames it?
-/// Otherwise a macro's body, token pasting or a header spells it.
-bool Outliner::inPlace(const VarUse &U) const {
-  return S.writtenInPlace(U.Ref->getLocation());
-}
-
 /// Does any expansion recorded in Sets inside the outermost expansion
 /// [X, E) hold V's name?  A macro called in an argument of another runs
 /// while that argument is expanded, before it is put in the body: it is
@@ -514,6 +507,11 @@ bool Outliner::refuseQuoted(const VarUse &U, const char *Why) {
   S.error(U.Ref->getLocation(), "a macro turns shared variable '%0' into a string here, and "
                                 "parcc cannot keep its name in that text: %1")
       << nameOf(U.Var) << Why;
+  return noteCopyToLocal(U);
+}
+
+/// The way out of a refused macro argument: a copy of the variable.
+bool Outliner::noteCopyToLocal(const VarUse &U) {
   S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; copy it to a "
                                "local of the activity and pass that to the macro")
       << nameOf(U.Var);
@@ -533,15 +531,12 @@ bool Outliner::refuseRenamed(const VarUse &U, const char *Why) {
         << nameOf(U.Var);
     return false;
   }
-  if (inPlace(U)) {
+  if (S.writtenInPlace(L)) {
     StringRef Macro = Lexer::getSourceText(
         CharSourceRange::getTokenRange(S.SM.getExpansionLoc(L)), S.SM, S.Ctx.getLangOpts());
     S.error(L, "shared variable '%0' in an argument of macro '%1' cannot be renamed there: %2")
         << nameOf(U.Var) << Macro << Why;
-    S.note(U.Var->getLocation(), "'%0' is shared with the activity by reference; copy it to "
-                                 "a local of the activity and pass that to the macro")
-        << nameOf(U.Var);
-    return false;
+    return noteCopyToLocal(U);
   }
   S.error(L, "variable '%0' is used through macro '%1' inside a parallel activity, and parcc "
              "cannot rename it there: %2")
@@ -569,7 +564,7 @@ bool Outliner::renamable(unsigned X, const VarUse &U) {
   if (auto It = S.Macros.Emitted.find(X); It != S.Macros.Emitted.end())
     if (auto C = It->second.find(U.Var->getIdentifier()); C != It->second.end())
       Emitted = C->second;
-  bool Quoted = inPlace(U);
+  bool Quoted = S.writtenInPlace(U.Ref->getLocation());
   auto Refuse = [&](const char *Why) {
     return Quoted ? refuseQuoted(U, Why) : refuseRenamed(U, Why);
   };
@@ -595,12 +590,6 @@ bool Outliner::renamable(unsigned X, const VarUse &U) {
 void Outliner::defineAround(unsigned X, const std::vector<const VarUse *> &Us) {
   SourceLocation Last = S.SM.getExpansionRange(Us.front()->Ref->getLocation()).getEnd();
   unsigned LB = S.offset(Last), E = S.expansionEnd(Us.front()->Ref->getLocation());
-  auto Column = [&](unsigned Off) {
-    unsigned B = Off;
-    while (B > 0 && S.TP.Text[B - 1] != '\n')
-      --B;
-    return std::string(Off - B, ' ');
-  };
   // The name may also be a macro of the user's (a function-like `max` next
   // to a variable `max`): push_macro/pop_macro keep it for the code after
   // the expansion, where a plain #undef would have removed it.
@@ -611,8 +600,8 @@ void Outliner::defineAround(unsigned X, const std::vector<const VarUse *> &Us) {
             lvalue(U->Var, U->Act);
     Pop += "\n#undef " + N + "\n#pragma pop_macro(" + Q + ")";
   }
-  S.Edits.insert(X, Push + "\n" + S.lineDirective(S.lineOf(X)) + Column(X));
-  Pop += "\n" + S.lineDirective(S.lineOf(E)) + Column(E);
+  S.Edits.insert(X, Push + "\n" + S.lineDirective(S.lineOf(X)) + S.columnPad(X));
+  Pop += "\n" + S.lineDirective(S.lineOf(E)) + S.columnPad(E);
   if (!S.Edits.replace(LB, E, S.TP.Text.substr(LB, E - LB) + Pop))
     S.Edits.insert(E, Pop);
 }

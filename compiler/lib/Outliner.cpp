@@ -182,12 +182,8 @@ bool Outliner::lowerFunction(FunctionModel &F) {
         if (Directives.back() != '\n')
           Directives += '\n';
       }
-    if (!Directives.empty()) {
-      unsigned LineB = E;
-      while (LineB > 0 && S.TP.Text[LineB - 1] != '\n')
-        --LineB;
-      Spawn += "\n" + Directives + S.lineDirective(S.lineOf(E)) + std::string(E - LineB, ' ');
-    }
+    if (!Directives.empty())
+      Spawn += "\n" + Directives + S.lineDirective(S.lineOf(E)) + S.columnPad(E);
     if (!S.Edits.collapse(B, E, Spawn)) {
       S.error(C->Block->getLBracLoc(), "internal error: cannot lower this '%0'")
           << keywordOf(C->Kind);

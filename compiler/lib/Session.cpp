@@ -85,6 +85,10 @@ unsigned Session::lineOf(unsigned B1Offset) const {
   return It - LineStarts.begin();
 }
 
+std::string Session::columnPad(unsigned B1Offset) const {
+  return std::string(B1Offset - LineStarts[lineOf(B1Offset) - 1], ' ');
+}
+
 void Session::userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) const {
   unsigned O = TP.Map.toOrig(B1Offset);
   SourceLocation L = Orig.loc(O);

@@ -47,13 +47,13 @@ public:
   /// Leaf edits: references to shared variables, `register` on shared
   /// variables.  False on error (reported).
   bool rewriteCaptures();
-  bool inPlace(const VarUse &U) const;
   static bool inSet(const std::map<unsigned, std::set<const clang::IdentifierInfo *>> &Sets,
                     unsigned X, unsigned E, const clang::VarDecl *V);
   bool renamable(unsigned X, const VarUse &U);
   void defineAround(unsigned X, const std::vector<const VarUse *> &Us);
   bool refuseQuoted(const VarUse &U, const char *Why);
   bool refuseRenamed(const VarUse &U, const char *Why);
+  bool noteCopyToLocal(const VarUse &U);
   /// Names the unnamed non-local tags that shared variables' types reach
   /// through typeof, so that environments can name them.  False on error.
   bool nameFileTags();

@@ -25,7 +25,7 @@ struct MacroUses {
   std::set<unsigned> StringizedDeep;
   /// Per outermost expansion written in the file (keyed by its B1 offset),
   /// what decides whether `#define n (*parc_p_n_)` around it renames the
-  /// shared variable n and nothing else (Captures.cpp, defineAround):
+  /// shared variable n and nothing else (Captures.cpp, renamable):
   /// how many identifier tokens of each name it hands the parser,
   std::map<unsigned, std::map<const clang::IdentifierInfo *, unsigned>> Emitted;
   /// the names of the macros it runs,
@@ -66,8 +66,8 @@ struct Session {
   /// What macro expansions do with the main file's text (recorded by the
   /// preprocessor during the parse): the B1 offsets of identifiers that a
   /// macro turns into a string (`#x`), directly or not, and, by the B1
-  /// offset of each outermost expansion, the identifiers in the bodies of
-  /// the macros it runs.
+  /// offset of each expansion, the identifiers it hands the parser, the
+  /// macros it runs and the names it quotes or pastes after expanding them.
   MacroUses Macros;
   Model M;
   EditList Edits;
@@ -96,6 +96,9 @@ struct Session {
   std::vector<RawToken> lexRange(unsigned B, unsigned E) const;
   /// Line of a B1 offset (lines are the user's: the token pass keeps them).
   unsigned lineOf(unsigned B1Offset) const;
+  /// Spaces as wide as the text before B1 offset Off on its line: what
+  /// keeps Off's column after a directive parcc writes in front of it.
+  std::string columnPad(unsigned B1Offset) const;
   /// Line and column of a B1 offset in the user's text.
   void userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) const;
   /// The file name as a C string literal body (escaped).
