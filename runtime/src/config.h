@@ -1,7 +1,8 @@
 /* config.h - libparc's tunables: every compile-time knob in one place.
  *
- * Each value can be overridden with -D at build time; the _Static_asserts
- * below keep overrides inside the range the code was written for.
+ * Each value but the frame sizes can be overridden with -D at build time;
+ * the _Static_asserts below keep overrides inside the range the code was
+ * written for.
  */
 #ifndef PARC_CONFIG_H
 #define PARC_CONFIG_H
@@ -40,7 +41,6 @@
 #define PARC_SPIN_NS 60000
 #endif
 
-/* Spin iterations of a contended spinlock before it yields the CPU. */
 /* Lazy publication (processor.c, help_request): a spinning idle processor
  * renews its help request every PARC_HELP_SPINS rounds (a power of two), a
  * sleeping one every PARC_HELP_SLEEP_NS. */
@@ -51,16 +51,15 @@
 #define PARC_HELP_SLEEP_NS 1000000
 #endif
 
+/* Spin iterations of a contended spinlock before it yields the CPU. */
 #ifndef PARC_LOCK_SPINS
 #define PARC_LOCK_SPINS 128
 #endif
 
-/* A barrier keeps its waiters in one queue per processor for processors
- * 0 .. PARC_BAR_QUEUES-1 (and one for the others), so that its release
- * moves each queue to its processor's ready list without walking it. */
 /* Frames of stackless sync (frame.c): size classes PARC_FRAME_MIN << c
  * bytes (header included) for c < PARC_FRAME_CLASSES, carved from blocks
- * of PARC_FRAME_BLOCK bytes; larger frames are malloc'd one by one. */
+ * of PARC_FRAME_BLOCK bytes; larger frames are malloc'd one by one.  These
+ * and PARC_RESUME_TAKE are fixed: no -D overrides them. */
 #define PARC_FRAME_MIN 64
 #define PARC_FRAME_CLASSES 8
 #define PARC_FRAME_BIG 0xffffffffu
@@ -70,6 +69,9 @@
  * for idle processors to steal. */
 #define PARC_RESUME_TAKE 32
 
+/* A barrier keeps its waiters in one queue per processor for processors
+ * 0 .. PARC_BAR_QUEUES-1 (and one for the others), so that its release
+ * moves each queue to its processor's ready list without walking it. */
 #ifndef PARC_BAR_QUEUES
 #define PARC_BAR_QUEUES 4
 #endif
