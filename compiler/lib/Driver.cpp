@@ -15,13 +15,17 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -111,6 +115,7 @@ const char *const Usage =
     "  -fno-parc-stackless-sync\n"
     "                     Keep every activity waiting at sync on a stack of\n"
     "                     its own (to compare with the frames parcc uses)\n"
+    "  @<file>            Read more options from <file>\n"
     "  -v                 Show the commands parcc runs\n"
     "  --help             Show this help\n"
     "  --version          Show the version\n"
@@ -144,6 +149,37 @@ bool diagF(StringRef A) {
          A.starts_with("-ferror-limit=") || A == "-fno-diagnostics-show-option" ||
          A == "-fdiagnostics-show-option" || A == "-fno-caret-diagnostics" ||
          A == "-fno-show-column" || A.starts_with("-fbracket-depth=");
+}
+
+/// The preprocessor option with a file or directory argument that A starts
+/// with (-include, -isystem, ...), or "".
+StringRef includeFlag(StringRef A) {
+  for (StringRef F : {"-include", "-imacros", "-isystem", "-iquote", "-idirafter",
+                      "-iprefix", "-iwithprefixbefore", "-iwithprefix", "-isysroot"})
+    if (A.starts_with(F))
+      return F;
+  return "";
+}
+
+/// A Make target as -MQ and cc's default target write it: spaces and tabs
+/// (and the backslashes before them) escaped with a backslash, '$' doubled,
+/// '#' escaped.
+std::string quoteTarget(StringRef T) {
+  std::string R;
+  for (size_t I = 0; I < T.size(); ++I) {
+    char Ch = T[I];
+    if (Ch == ' ' || Ch == '\t') {
+      for (size_t J = I; J > 0 && T[J - 1] == '\\'; --J)
+        R += '\\';
+      R += '\\';
+    } else if (Ch == '$') {
+      R += '$';
+    } else if (Ch == '#') {
+      R += '\\';
+    }
+    R += Ch;
+  }
+  return R;
 }
 
 /// Parses Argv into O.  Returns an exit status on error or for --help and
@@ -242,14 +278,14 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       O.MMD = true;
     else if (A == "-MP")
       O.MP = true;
-    else if (A == "-MF") {
+    else if (A.starts_with("-MF")) {
       if (!Value("-MF", V))
         return Missing("-MF");
       O.MF = V;
     } else if (A.starts_with("-MT") || A.starts_with("-MQ")) {
       if (!Value(A.take_front(3), V))
         return Missing(A.take_front(3));
-      O.MT.push_back(V);
+      O.MT.push_back(A.starts_with("-MQ") ? quoteTarget(V) : V);
     } else if (A == "-M" || A == "-MM" || A == "-MG") {
       return fail("'" + A + "' is not supported; use -MD or -MMD while compiling");
     } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
@@ -258,15 +294,14 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
         return Missing(Flag);
       O.Front.push_back(Flag + V);
       O.BackCompile.push_back(Flag + V);
-    } else if (A == "-include" || A == "-isystem" || A == "-iquote" || A == "-idirafter" ||
-               A == "-imacros") {
-      if (I + 1 >= Argv.size())
-        return Missing(A);
+    } else if (StringRef Flag = includeFlag(A); !Flag.empty()) {
+      // -isystem DIR or -isystemDIR, as cc takes both.
+      if (!Value(Flag, V))
+        return Missing(Flag);
       for (auto *L : {&O.Front, &O.BackCompile}) {
-        L->push_back(A.str());
-        L->push_back(Argv[I + 1]);
+        L->push_back(Flag.str());
+        L->push_back(V);
       }
-      ++I;
     } else if (A.starts_with("-std=") || A == "-ansi") {
       O.Front.push_back(A.str());
       O.BackCompile.push_back(A.str());
@@ -277,8 +312,33 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
     } else if (A.starts_with("-Wa,")) {
       O.BackCompile.push_back(A.str());
     } else if (A.starts_with("-Wp,")) {
-      O.Front.push_back(A.str());
-      O.BackCompile.push_back(A.str());
+      // The dependency options among them (-Wp,-MD,FILE as kbuild writes
+      // it) are parcc's: the back end would describe the lowered C in a
+      // temporary file.  -Wp,-MD,FILE is -MD -MF FILE.
+      SmallVector<StringRef, 4> Items;
+      A.drop_front(4).split(Items, ',');
+      std::string Rest;
+      for (size_t J = 0; J < Items.size(); ++J) {
+        StringRef It = Items[J];
+        bool HasNext = J + 1 < Items.size();
+        if ((It == "-MD" || It == "-MMD") && HasNext) {
+          (It == "-MD" ? O.MD : O.MMD) = true;
+          O.MF = Items[++J].str();
+        } else if (It == "-MF" && HasNext) {
+          O.MF = Items[++J].str();
+        } else if ((It == "-MT" || It == "-MQ") && HasNext) {
+          O.MT.push_back(It == "-MQ" ? quoteTarget(Items[J + 1]) : Items[J + 1].str());
+          ++J;
+        } else if (It == "-MP") {
+          O.MP = true;
+        } else {
+          Rest += (Rest.empty() ? "-Wp," : ",") + It.str();
+        }
+      }
+      if (!Rest.empty()) {
+        O.Front.push_back(Rest);
+        O.BackCompile.push_back(Rest);
+      }
     } else if (A.starts_with("-W") || A == "-w") {
       O.Front.push_back(A.str());
     } else if (A.starts_with("-l") || A.starts_with("-L")) {
@@ -435,30 +495,82 @@ public:
   int run(const char *Argv0);
 
 private:
-  FrontendOptions frontFor(const Input &In, const std::string &Obj);
+  FrontendOptions frontFor(const Input &In, const std::string &Obj, std::string &DepAppend);
+  bool translate(const Input &In, const std::string &Obj, bool SyntaxOnly, std::string &C);
+  bool preprocess(const Input &In);
+  bool finishDeps(const FrontendOptions &F, const std::string &DepAppend);
   bool lower(const Input &In, const std::string &Obj, std::string &CFile, bool &Temp);
-  bool compileEmitted(const Input &In, const std::string &CFile, const std::string &Out,
-                      bool Asm);
+  bool compileEmitted(const Input &In, const std::string &CFile, bool Temp,
+                      const std::string &Out, bool Asm);
   bool compileOther(const Input &In, const std::string &Out, bool Asm);
-  std::string tempFile(StringRef Stem, StringRef Ext);
+  size_t indexOf(const Input &In) const { return &In - O.Inputs.data(); }
+  std::string tempDir(size_t Index);
+  std::string tempFile(size_t Index, StringRef Name);
+  void removeTemps();
 
   Options &O;
   const Paths &P;
   Runner R;
-  std::vector<std::string> Temps;
+  std::string TempRoot;              // this run's private directory
+  std::vector<std::string> Temps;    // files in it
+  std::vector<std::string> TempDirs; // its subdirectories, then itself
+  std::set<std::string> DepsWritten; // dependency files this run wrote
 };
 
-std::string Job::tempFile(StringRef Stem, StringRef Ext) {
-  SmallString<256> Path;
-  if (sys::fs::createTemporaryFile(Stem, Ext, Path)) {
-    fail("cannot create a temporary file");
-    return "";
+/// The directory for input Index's temporary files: one per input inside
+/// a private directory of this run, so that the files can carry the
+/// user's own names.  The back end then names the user's file, not a
+/// random one, in the object (its STT_FILE symbol, with -g its debug
+/// information) and in the linker's messages, and compiling the same
+/// source twice gives the same object.
+std::string Job::tempDir(size_t Index) {
+  if (TempRoot.empty()) {
+    SmallString<256> Model;
+    sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
+    sys::path::append(Model, "parcc");
+    SmallString<256> Dir;
+    if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir)) {
+      fail("cannot create a temporary directory: " + EC.message());
+      return "";
+    }
+    TempRoot = std::string(Dir);
+    TempDirs.push_back(TempRoot);
   }
-  Temps.push_back(std::string(Path));
-  return std::string(Path);
+  SmallString<256> Sub(TempRoot);
+  sys::path::append(Sub, std::to_string(Index));
+  if (!sys::fs::is_directory(Sub)) {
+    if (std::error_code EC = sys::fs::create_directory(Sub)) {
+      fail("cannot create a temporary directory: " + EC.message());
+      return "";
+    }
+    TempDirs.insert(TempDirs.end() - 1, std::string(Sub));
+  }
+  return std::string(Sub);
 }
 
-FrontendOptions Job::frontFor(const Input &In, const std::string &Obj) {
+std::string Job::tempFile(size_t Index, StringRef Name) {
+  std::string Dir = tempDir(Index);
+  if (Dir.empty())
+    return "";
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, Name);
+  std::string P(Path);
+  // Interrupted (SIGINT, SIGTERM, ...), parcc leaves no temporary file.
+  sys::RemoveFileOnSignal(P);
+  Temps.push_back(P);
+  return P;
+}
+
+void Job::removeTemps() {
+  for (const std::string &T : Temps) {
+    sys::fs::remove(T);
+    sys::DontRemoveFileOnSignal(T);
+  }
+  for (const std::string &D : TempDirs)
+    sys::fs::remove(D);
+}
+
+FrontendOptions Job::frontFor(const Input &In, const std::string &Obj, std::string &DepAppend) {
   FrontendOptions F;
   F.ClangArgs = O.Front;
   F.RuntimeIncludeDir = P.RuntimeInclude;
@@ -466,22 +578,71 @@ FrontendOptions Job::frontFor(const Input &In, const std::string &Obj) {
   F.ClangPath = PARCC_CLANG_PATH;
   F.Lower.Polls = O.Polls;
   F.Lower.StacklessSync = O.StacklessSync;
+  DepAppend.clear();
   if (O.MD || O.MMD) {
-    std::string Target = Obj.empty() ? stemOf(In.Path) + ".o" : Obj;
-    F.DepFile = !O.MF.empty() ? O.MF
-                : (!O.Output.empty() && O.M != Mode::Link) ? replaceExt(O.Output, ".d")
-                                                            : stemOf(In.Path) + ".d";
-    F.DepTargets = O.MT.empty() ? std::vector<std::string>{Target} : O.MT;
+    // As cc: the target is the output (the program when linking), and the
+    // file is that output's name with .d; without -o, NAME.o and NAME.d.
+    bool Linking = O.M == Mode::Link;
+    std::string Target = Linking && !O.Output.empty() ? O.Output
+                         : Obj.empty()                ? stemOf(In.Path) + ".o"
+                                                      : Obj;
+    std::string DepFile = !O.MF.empty()       ? O.MF
+                          : !O.Output.empty() ? replaceExt(O.Output, ".d")
+                                              : stemOf(In.Path) + ".d";
+    F.DepTargets = O.MT.empty() ? std::vector<std::string>{quoteTarget(Target)} : O.MT;
     F.DepSystemHeaders = O.MD;
     F.DepPhony = O.MP;
+    // Several inputs of one command with one dependency file (-MF, or a
+    // program linked from several sources): the file gets the rules of
+    // them all, where cc keeps the last input's only.
+    if (!DepsWritten.insert(DepFile).second) {
+      F.DepFile = tempFile(indexOf(In), stemOf(In.Path) + ".d");
+      DepAppend = DepFile;
+    } else {
+      F.DepFile = DepFile;
+    }
   }
   return F;
+}
+
+/// Appends the rules that F's temporary dependency file holds to
+/// DepAppend, the file that an earlier input of this command wrote.
+bool Job::finishDeps(const FrontendOptions &F, const std::string &DepAppend) {
+  if (DepAppend.empty() || F.DepFile.empty())
+    return true;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Rules = MemoryBuffer::getFile(F.DepFile);
+  if (!Rules)
+    return true; // the front end stopped before writing it
+  std::error_code EC;
+  raw_fd_ostream OS(DepAppend, EC, sys::fs::OF_Text | sys::fs::OF_Append);
+  if (EC) {
+    fail("cannot write '" + DepAppend + "': " + EC.message());
+    return false;
+  }
+  OS << (*Rules)->getBuffer();
+  return true;
+}
+
+bool Job::translate(const Input &In, const std::string &Obj, bool SyntaxOnly, std::string &C) {
+  std::string DepAppend;
+  FrontendOptions F = frontFor(In, Obj, DepAppend);
+  if (!DepAppend.empty() && F.DepFile.empty())
+    return false; // no temporary file (reported)
+  bool Ok = translateFile(In.Path, F, SyntaxOnly, C);
+  return finishDeps(F, DepAppend) && Ok;
+}
+
+bool Job::preprocess(const Input &In) {
+  std::string DepAppend;
+  FrontendOptions F = frontFor(In, "", DepAppend);
+  bool Ok = preprocessFile(In.Path, F, O.Output.empty() ? "-" : O.Output);
+  return finishDeps(F, DepAppend) && Ok;
 }
 
 /// Front end: In -> C file (kept with -save-temps, else temporary).
 bool Job::lower(const Input &In, const std::string &Obj, std::string &CFile, bool &Temp) {
   std::string C;
-  if (!translateFile(In.Path, frontFor(In, Obj), false, C))
+  if (!translate(In, Obj, false, C))
     return false;
   if (O.SaveTemps) {
     std::string Dir = O.SaveTempsObj && !Obj.empty() ? sys::path::parent_path(Obj).str() : "";
@@ -490,7 +651,8 @@ bool Job::lower(const Input &In, const std::string &Obj, std::string &CFile, boo
     CFile = std::string(Path);
     Temp = false;
   } else {
-    CFile = tempFile(stemOf(In.Path), "parc.c");
+    // The user's file name (compiled with -x c): see tempDir.
+    CFile = tempFile(indexOf(In), sys::path::filename(In.Path));
     Temp = true;
     if (CFile.empty())
       return false;
@@ -498,19 +660,29 @@ bool Job::lower(const Input &In, const std::string &Obj, std::string &CFile, boo
   return writeFile(CFile, C);
 }
 
-bool Job::compileEmitted(const Input &In, const std::string &CFile, const std::string &Out,
-                         bool Asm) {
+bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
+                         const std::string &Out, bool Asm) {
   std::vector<std::string> A = {Asm ? "-S" : "-c"};
   ArrayRef<const char *> Quiet = backEndQuietFlags();
   A.insert(A.end(), Quiet.begin(), Quiet.end());
   A.push_back("-I" + P.RuntimeInclude);
   A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
   A.insert(A.end(), O.BackAndLink.begin(), O.BackAndLink.end());
-  SmallString<256> SrcDir(sys::path::parent_path(In.Path));
+  StringRef Parent = sys::path::parent_path(In.Path);
+  SmallString<256> SrcDir(Parent);
   if (SrcDir.empty())
     SrcDir = ".";
   A.push_back("-iquote");
   A.push_back(std::string(SrcDir));
+  if (Temp) {
+    // The temporary C file stands for the user's: debug information names
+    // the user's path (as cc would for In.Path), not the temporary one.
+    std::string From = sys::path::parent_path(CFile).str() + "/";
+    std::string To = Parent.empty() ? "" : Parent.str() + "/";
+    A.push_back("-ffile-prefix-map=" + From + "=" + To);
+  }
+  A.push_back("-x");
+  A.push_back("c");
   A.push_back(CFile);
   A.push_back("-o");
   A.push_back(Out);
@@ -550,14 +722,14 @@ int Job::run(const char *Argv0) {
     for (const Input &In : O.Inputs)
       if (In.Parc) {
         std::string Unused;
-        Ok &= translateFile(In.Path, frontFor(In, ""), true, Unused);
+        Ok &= translate(In, "", true, Unused);
       }
     break;
   case Mode::Preprocess:
     for (const Input &In : O.Inputs) {
       if (!In.Parc)
         continue;
-      Ok &= preprocessFile(In.Path, frontFor(In, ""), O.Output.empty() ? "-" : O.Output);
+      Ok &= preprocess(In);
     }
     break;
   case Mode::EmitC:
@@ -565,7 +737,7 @@ int Job::run(const char *Argv0) {
       if (!In.Parc)
         continue;
       std::string C;
-      if (!translateFile(In.Path, frontFor(In, ""), false, C)) {
+      if (!translate(In, "", false, C)) {
         Ok = false;
         continue;
       }
@@ -585,7 +757,7 @@ int Job::run(const char *Argv0) {
       }
       std::string CFile;
       bool Temp;
-      if (!lower(In, Out, CFile, Temp) || !compileEmitted(In, CFile, Out, Asm))
+      if (!lower(In, Out, CFile, Temp) || !compileEmitted(In, CFile, Temp, Out, Asm))
         Ok = false;
     }
     break;
@@ -598,10 +770,15 @@ int Job::run(const char *Argv0) {
         Objs[I] = In.Path;
         continue;
       }
-      std::string Obj = tempFile(stemOf(In.Path), "o");
+      // NAME.o, unless the input itself is so named (-x c NAME.o).
+      std::string ObjName = stemOf(In.Path) + ".o";
+      if (ObjName == sys::path::filename(In.Path))
+        ObjName = stemOf(In.Path) + ".parc.o";
+      std::string Obj = tempFile(I, ObjName);
       std::string CFile;
       bool Temp;
-      if (Obj.empty() || !lower(In, "", CFile, Temp) || !compileEmitted(In, CFile, Obj, false)) {
+      if (Obj.empty() || !lower(In, "", CFile, Temp) ||
+          !compileEmitted(In, CFile, Temp, Obj, false)) {
         Ok = false;
         break;
       }
@@ -649,15 +826,22 @@ int Job::run(const char *Argv0) {
     break;
   }
   }
-  for (const std::string &T : Temps)
-    sys::fs::remove(T);
+  removeTemps();
   (void)Argv0;
   return Ok ? 0 : 1;
 }
 
 } // namespace
 
-int runDriver(ArrayRef<const char *> Argv) {
+int runDriver(ArrayRef<const char *> ArgvIn) {
+  // @FILE: arguments read from FILE, as cc reads them (build systems write
+  // long command lines so); an @FILE that names no file stays as it is.
+  SmallVector<const char *, 64> Args(ArgvIn.begin(), ArgvIn.end());
+  BumpPtrAllocator Alloc;
+  cl::ExpansionContext Expand(Alloc, cl::TokenizeGNUCommandLine);
+  if (Error E = Expand.expandResponseFiles(Args))
+    return fail(toString(std::move(E)));
+  ArrayRef<const char *> Argv(Args);
   Options O;
   if (std::optional<int> RC = parse(Argv, O))
     return *RC;
