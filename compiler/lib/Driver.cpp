@@ -665,6 +665,15 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
   std::vector<std::string> A = {Asm ? "-S" : "-c"};
   ArrayRef<const char *> Quiet = backEndQuietFlags();
   A.insert(A.end(), Quiet.begin(), Quiet.end());
+#if defined(__x86_64__) || defined(__aarch64__)
+  // An activity's stack is an envelope with one guard page below it, and the
+  // envelopes of a batch lie next to each other: a frame larger than a page
+  // (a local array) would step over the guard into a neighbour's stack and
+  // context.  Probing every page of a large frame hits the guard first, so
+  // the overflow is reported (context.c) instead.  Before the user's flags,
+  // so -fno-stack-clash-protection still turns it off.
+  A.push_back("-fstack-clash-protection");
+#endif
   A.push_back("-I" + P.RuntimeInclude);
   A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
   A.insert(A.end(), O.BackAndLink.begin(), O.BackAndLink.end());
