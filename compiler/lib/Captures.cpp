@@ -352,7 +352,7 @@ bool Outliner::rewriteCaptures() {
     }
   }
   for (const auto &[X, Us] : Around)
-    defineAround(X, Us);
+    defineAround(Us);
   for (const VarUse &U : S.M.Uses) {
     SourceLocation L = U.Ref->getLocation();
     if (L.isMacroID() && Defined.count({expansionOffset(S, U), U.Var}))
@@ -582,14 +582,9 @@ bool Outliner::renamable(unsigned X, const VarUse &U) {
   return true;
 }
 
-/// Wraps the expansion at B1 offset X in `#define n (*parc_p_n_)` for the
-/// variable of each use in Us (renamable).  The `#undef`s go with the
-/// expansion's last token, a replacement inside it: an insertion at its
-/// end would lie outside any range that ends there, and a declaration that
-/// LowerSync turns into a frame store renders its initializer by itself.
-void Outliner::defineAround(unsigned X, const std::vector<const VarUse *> &Us) {
-  SourceLocation Last = S.SM.getExpansionRange(Us.front()->Ref->getLocation()).getEnd();
-  unsigned LB = S.offset(Last), E = S.expansionEnd(Us.front()->Ref->getLocation());
+/// Wraps the expansion of the uses Us in `#define n (*parc_p_n_)` for the
+/// variable of each (renamable).
+void Outliner::defineAround(const std::vector<const VarUse *> &Us) {
   // The name may also be a macro of the user's (a function-like `max` next
   // to a variable `max`): push_macro/pop_macro keep it for the code after
   // the expansion, where a plain #undef would have removed it.
@@ -600,10 +595,31 @@ void Outliner::defineAround(unsigned X, const std::vector<const VarUse *> &Us) {
             lvalue(U->Var, U->Act);
     Pop += "\n#undef " + N + "\n#pragma pop_macro(" + Q + ")";
   }
-  S.Edits.insert(X, Push + "\n" + S.lineDirective(S.lineOf(X)) + S.columnPad(X));
-  Pop += "\n" + S.lineDirective(S.lineOf(E)) + S.columnPad(E);
-  if (!S.Edits.replace(LB, E, S.TP.Text.substr(LB, E - LB) + Pop))
-    S.Edits.insert(E, Pop);
+  wrapExpansion(Us.front()->Ref->getLocation(), Push, Pop);
+}
+
+void Outliner::wrapExpansion(SourceLocation InIt, const std::string &Push,
+                             const std::string &Pop) {
+  unsigned X = S.SM.getFileOffset(S.SM.getExpansionLoc(InIt));
+  Wrap &W = Wraps[X];
+  W.Last = S.offset(S.SM.getExpansionRange(InIt).getEnd());
+  W.End = S.expansionEnd(InIt);
+  W.Push += Push;
+  W.Pop += Pop;
+}
+
+/// The pops go with the expansion's last token, a replacement inside it:
+/// an insertion at its end would lie outside any range that ends there,
+/// and a declaration that LowerSync turns into a frame store renders its
+/// initializer by itself.
+void Outliner::emitWraps() {
+  for (auto &[X, W] : Wraps) {
+    S.Edits.insert(X, W.Push + "\n" + S.lineDirective(S.lineOf(X)) + S.columnPad(X));
+    std::string Pop = W.Pop + "\n" + S.lineDirective(S.lineOf(W.End)) + S.columnPad(W.End);
+    if (!S.Edits.replace(W.Last, W.End, S.TP.Text.substr(W.Last, W.End - W.Last) + Pop))
+      S.Edits.insert(W.End, Pop);
+  }
+  Wraps.clear();
 }
 
 //===--- Local types --------------------------------------------------------===//

@@ -287,6 +287,8 @@ bool Outliner::run(std::string &Out) {
   nameConstructs();
   bool Ok = nameFileTags();
   Ok &= rewriteCaptures();
+  pollMacroLoops(*this);
+  emitWraps();
   Ok &= lowerKills(*this);
   Ok &= lowerSyncs(*this);
   insertPolls(*this);

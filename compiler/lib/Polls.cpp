@@ -86,9 +86,25 @@
 //     count, which the back end vectorises, and the rest), so only a body
 //     for which two copies mean one (twiceSafe) gets that form.
 //
-// Loops written by macros (no place for a poll in the user's text) and C99
-// inline functions with external linkage (which may not call the static
-// parc_poll) keep no poll.  -fno-parc-polls leaves out every poll, to
+// Loops written by macros: the macro's text is every expansion's, so no
+// edit there can add a poll to one.  A loop whose body the user wrote
+// (`FOREVER { ... }` with `#define FOREVER for (;;)`) polls at the start of
+// that body.  A loop the macro writes whole polls through a keyword macro
+// defined around that one expansion (pollMacroLoops):
+//     #pragma push_macro("while")
+//     #undef while
+//     #define while(...) while ((parc_poll(), __VA_ARGS__))
+//     SPIN(flag)
+//     #undef while
+//     #pragma pop_macro("while")
+// and for `for`, whose condition no macro can pick out of its head, a poll
+// at the start of the body: `for (__VA_ARGS__) if (parc_poll(), 0) {} else`
+// (the `else` keeps any `else` after the loop with the `if` it belonged
+// to).  Every loop of that expansion polls then, counted ones too: the
+// price of a loop the user left to a macro.
+//
+// C99 inline functions with external linkage (which may not call the
+// static parc_poll) keep no poll.  -fno-parc-polls leaves out every poll, to
 // measure what they cost.
 //
 //===----------------------------------------------------------------------===//
@@ -99,6 +115,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <set>
 
 using namespace clang;
 
@@ -677,6 +695,111 @@ static void pollBackGoto(Session &S, const GotoStmt *G) {
   S.Edits.insert(Semi + 1, " }");
 }
 
+static const Stmt *loopBody(const Stmt *L) {
+  if (const auto *W = dyn_cast<WhileStmt>(L))
+    return W->getBody();
+  if (const auto *D = dyn_cast<DoStmt>(L))
+    return D->getBody();
+  return cast<ForStmt>(L)->getBody();
+}
+
+/// A poll at the start of loop L's body, when the user wrote the body
+/// (`FOREVER { ... }` with `#define FOREVER for (;;)`): `{ parc_poll();
+/// ... }`, `parc_poll();` for an empty `;`, and braces around any other
+/// statement.
+static bool pollBody(Session &S, const Stmt *L) {
+  const Stmt *B = loopBody(L);
+  if (!B || B->getBeginLoc().isMacroID() || !S.inMainFile(B->getBeginLoc()))
+    return false;
+  if (const auto *CS = dyn_cast<CompoundStmt>(B)) {
+    if (CS->getRBracLoc().isMacroID())
+      return false;
+    S.Edits.insert(S.endOffset(CS->getLBracLoc()), " parc_poll();");
+    return true;
+  }
+  unsigned At = S.offset(B->getBeginLoc());
+  if (isa<NullStmt>(B))
+    return S.Edits.replace(At, At + 1, " parc_poll();");
+  SourceLocation E = B->getEndLoc();
+  if (E.isMacroID() && !S.SM.isWrittenInMainFile(S.SM.getExpansionLoc(E)))
+    return false;
+  unsigned End = S.expansionEnd(E), Semi;
+  tok::TokenKind Kind;
+  // An expression statement's `;` is not in its range; a stray one after
+  // a statement that ends in `}` is an empty statement, as good inside.
+  if (S.tokenAt(End, Semi, Kind) && Kind == tok::semi)
+    End = Semi + 1;
+  S.Edits.insert(At, "{ parc_poll(); ");
+  S.Edits.insert(End, " }");
+  return true;
+}
+
+/// The keyword that a macro must replace to poll loop L: its `for`, or the
+/// `while` that carries its condition.
+static SourceLocation pollKeyword(const Stmt *L) {
+  if (const auto *W = dyn_cast<WhileStmt>(L))
+    return W->getWhileLoc();
+  if (const auto *D = dyn_cast<DoStmt>(L))
+    return D->getWhileLoc();
+  return cast<ForStmt>(L)->getForLoc();
+}
+
+void pollMacroLoops(Outliner &O) {
+  Session &S = O.S;
+  if (!S.Opts.Polls)
+    return;
+  Planner P(S);
+  enum : unsigned { For = 1, While = 2 };
+  // By the B1 offset of the outermost expansion: a location in it, and the
+  // keywords to replace there.
+  std::map<unsigned, std::pair<SourceLocation, unsigned>> Keywords;
+  for (auto &F : S.M.Functions) {
+    if (!F->FD->getBody() || externInline(F->FD))
+      continue;
+    for (const Stmt *L : F->Loops) {
+      if (P.pollFree(L, *F) || P.once(L) || pollHead(S, L, /*Insert=*/false) ||
+          pollBody(S, L))
+        continue;
+      SourceLocation Kw = pollKeyword(L);
+      if (!Kw.isMacroID() || !S.SM.isWrittenInMainFile(S.SM.getExpansionLoc(Kw)))
+        continue; // text of a header's: no poll (Polls.cpp, top)
+      auto &K = Keywords[S.SM.getFileOffset(S.SM.getExpansionLoc(Kw))];
+      K.first = Kw;
+      K.second |= isa<ForStmt>(L) ? For : While;
+    }
+  }
+  // `for (...) BODY` becomes `for (...) if (parc_poll(), 0) {} else BODY`,
+  // which keeps an `else` after it where it belongs; but an empty BODY
+  // would then draw gcc's -Wempty-body (-Wextra) on a `;` of the user's, so
+  // where every for loop of the expansion has one, the poll is the body.
+  std::set<unsigned> NonEmpty;
+  for (auto &F : S.M.Functions)
+    for (const Stmt *L : F->Loops)
+      if (const auto *Fo = dyn_cast<ForStmt>(L))
+        if (Fo->getForLoc().isMacroID() && !isa<NullStmt>(Fo->getBody()))
+          NonEmpty.insert(S.SM.getFileOffset(S.SM.getExpansionLoc(Fo->getForLoc())));
+  // Clang's -Wkeyword-macro (in -pedantic) would blame the user for the
+  // #define of a keyword (not for its #undef); gcc has no such warning.
+  const std::string Quiet = "\n#ifdef __clang__\n#pragma clang diagnostic push"
+                            "\n#pragma clang diagnostic ignored \"-Wkeyword-macro\"\n#endif";
+  const std::string Loud = "\n#ifdef __clang__\n#pragma clang diagnostic pop\n#endif";
+  for (const auto &[X, K] : Keywords) {
+    std::string Push, Pop;
+    if (K.second & For) {
+      Push += "\n#pragma push_macro(\"for\")\n#undef for\n#define for(...) for (__VA_ARGS__) ";
+      Push += NonEmpty.count(X) ? "if (parc_poll(), 0) {} else" : "parc_poll()";
+      Pop += "\n#undef for\n#pragma pop_macro(\"for\")";
+    }
+    if (K.second & While) {
+      Push += "\n#pragma push_macro(\"while\")\n#undef while"
+              "\n#define while(...) while ((parc_poll(), __VA_ARGS__))";
+      Pop += "\n#undef while\n#pragma pop_macro(\"while\")";
+    }
+    Push = Quiet + Push + Loud;
+    O.wrapExpansion(K.first, Push, Pop);
+  }
+}
+
 void insertPolls(Outliner &O) {
   Session &S = O.S;
   Planner P(S);
@@ -705,8 +828,8 @@ void insertPolls(Outliner &O) {
     if (!S.Opts.Polls)
       continue;
     for (const Stmt *L : F->Loops)
-      if (!L->getBeginLoc().isMacroID() && !P.pollFree(L, *F) && !P.once(L))
-        pollHead(S, L);
+      if (!P.pollFree(L, *F) && !P.once(L))
+        pollHead(S, L); // or none: pollMacroLoops has polled it
     for (const GotoStmt *G : F->Gotos)
       pollBackGoto(S, G);
   }

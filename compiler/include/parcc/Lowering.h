@@ -50,7 +50,12 @@ public:
   static bool inSet(const std::map<unsigned, std::set<const clang::IdentifierInfo *>> &Sets,
                     unsigned X, unsigned E, const clang::VarDecl *V);
   bool renamable(unsigned X, const VarUse &U);
-  void defineAround(unsigned X, const std::vector<const VarUse *> &Us);
+  void defineAround(const std::vector<const VarUse *> &Us);
+  /// Wraps the main-file expansion that InIt is part of in directives: Push
+  /// (lines, each starting with a newline) goes before it, Pop after its
+  /// last token.  Wraps of one expansion add up; emitWraps writes them.
+  void wrapExpansion(clang::SourceLocation InIt, const std::string &Push, const std::string &Pop);
+  void emitWraps();
   bool refuseQuoted(const VarUse &U, const char *Why);
   bool refuseRenamed(const VarUse &U, const char *Why);
   bool noteCopyToLocal(const VarUse &U);
@@ -128,6 +133,13 @@ private:
   std::set<std::string> HoistedTags, HoistedNames;
   /// Anonymous local tags moved to file scope, by the name parcc gave them.
   llvm::DenseMap<const clang::TagDecl *, std::string> AnonNames;
+  /// Expansions to wrap, by their B1 offset: the offset of their last token
+  /// and just past it, and the directives around them.
+  struct Wrap {
+    unsigned Last = 0, End = 0;
+    std::string Push, Pop;
+  };
+  std::map<unsigned, Wrap> Wraps;
 };
 
 //--- Per construct family ------------------------------------------------
@@ -149,6 +161,10 @@ bool lowerSyncs(Outliner &O);
 /// parc_poll() at function entries and loop back-edges (leaf edits), and
 /// the parc_rv_ local of functions that need one.
 void insertPolls(Outliner &O);
+/// Polls for the loops whose head a macro writes (leaf edits, before
+/// lowerSyncs renders any initializer): in the body the user wrote, or in
+/// the expansion through a `for`/`while` macro that polls (wrapExpansion).
+void pollMacroLoops(Outliner &O);
 
 } // namespace parcc
 
