@@ -4,8 +4,9 @@
 Every workload W1-W8 exists as serial C, PARC, OpenMP (built twice: gcc with
 libgomp and clang-19 with libomp), TBB and, for W4/W5, pthreads.  This script
   1. builds them all with the same optimisation and code-placement flags
-     (-O2 plus -mbranches-within-32B-boundaries: code placement alone moved a
-     loop by 2x on this machine's CPU, so every peer gets the same alignment);
+     (-O2 -fstack-clash-protection, which parcc's driver always adds, plus
+     -mbranches-within-32B-boundaries: code placement alone moved a loop by
+     2x on this machine's CPU, so every peer gets the same alignment);
   2. runs every configuration (workload x implementation x variant x P) once
      per round, shuffling the order inside each round and interleaving rounds,
      so that drift in machine load spreads over all configurations alike;
@@ -38,9 +39,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 # The flags every peer is built with.  gcc takes the alignment option through
 # the assembler, clang directly; parcc hands unknown flags to its back end
-# (gcc by default), so it gets the gcc spelling.
-GCC_FLAGS = ["-O2", "-Wa,-mbranches-within-32B-boundaries"]
-CLANG_FLAGS = ["-O2", "-mbranches-within-32B-boundaries"]
+# (gcc by default), so it gets the gcc spelling.  parcc's driver compiles its
+# output with -fstack-clash-protection (an activity's stack has one guard
+# page: Driver.cpp), which moves gcc's code (probes in frames, other
+# placement), so every peer gets it too.
+GCC_FLAGS = ["-O2", "-fstack-clash-protection", "-Wa,-mbranches-within-32B-boundaries"]
+CLANG_FLAGS = ["-O2", "-fstack-clash-protection", "-mbranches-within-32B-boundaries"]
 C_STD = ["-std=gnu17"]
 CXX_STD = ["-std=c++17"]
 
