@@ -136,8 +136,9 @@ bool isObject(StringRef P) {
 bool frontEndF(StringRef A) {
   return A == "-funsigned-char" || A == "-fsigned-char" || A == "-fno-signed-char" ||
          A == "-fno-unsigned-char" || A == "-fshort-enums" || A == "-fno-short-enums" ||
-         A == "-fshort-wchar" || A == "-fgnu89-inline" || A == "-fno-gnu89-inline" ||
-         A.starts_with("-fno-builtin") || A == "-fbuiltin" || A == "-fms-extensions" ||
+         A == "-fshort-wchar" || A == "-fno-short-wchar" || A == "-fgnu89-inline" ||
+         A == "-fno-gnu89-inline" || A.starts_with("-fno-builtin") || A == "-fbuiltin" ||
+         A == "-fms-extensions" || A == "-fno-ms-extensions" ||
          A == "-fdollars-in-identifiers" || A == "-fno-dollars-in-identifiers" ||
          A == "-ffreestanding" || A == "-fhosted" || A == "-fgnu-keywords" ||
          A == "-fno-gnu-keywords" || A == "-fasm" || A == "-fno-asm";
