@@ -52,7 +52,7 @@ int fail(const Twine &Msg) {
   return 1;
 }
 
-enum class Mode { Link, Compile, Assemble, EmitC, SyntaxOnly, Preprocess };
+enum class Mode { Link, Compile, Assemble, EmitC, SyntaxOnly, Preprocess, Deps };
 
 struct Input {
   std::string Path;
@@ -105,8 +105,9 @@ const char *const Usage =
     "  -W<warning> -w     Warnings, reported by parcc at the user's lines\n"
     "  -O<level> -g       Optimisation and debug information (back end)\n"
     "  -l<lib> -L<dir>    Libraries for the link\n"
-    "  -MD -MMD -MF <f> -MT <t> -MP\n"
+    "  -MD -MMD -MF <f> -MT <t> -MQ <t> -MP\n"
     "                     Write a dependency file while compiling\n"
+    "  -M -MM             Write the dependencies only (to -MF, -o or stdout)\n"
     "  -save-temps        Keep the lowered C as <name>.parc.c\n"
     "  --cc=<compiler>    Back-end C compiler (default: $PARCC_CC, else cc)\n"
     "  -fno-parc-polls    Emit no poll points (to measure their cost; pbreak\n"
@@ -287,8 +288,12 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       if (!Value(A.take_front(3), V))
         return Missing(A.take_front(3));
       O.MT.push_back(A.starts_with("-MQ") ? quoteTarget(V) : V);
-    } else if (A == "-M" || A == "-MM" || A == "-MG") {
-      return fail("'" + A + "' is not supported; use -MD or -MMD while compiling");
+    } else if (A == "-M" || A == "-MM") {
+      // Only the dependencies (`cc -MM *.c > .depend`): to -MF, -o or stdout.
+      O.M = Mode::Deps;
+      (A == "-M" ? O.MD : O.MMD) = true;
+    } else if (A == "-MG") {
+      return fail("'" + A + "' is not supported: parcc needs every header to exist");
     } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
       std::string Flag = A.take_front(2).str();
       if (!Value(Flag, V))
@@ -588,6 +593,7 @@ FrontendOptions Job::frontFor(const Input &In, const std::string &Obj, std::stri
                          : Obj.empty()                ? stemOf(In.Path) + ".o"
                                                       : Obj;
     std::string DepFile = !O.MF.empty()       ? O.MF
+                          : O.M == Mode::Deps ? (O.Output.empty() ? "-" : O.Output)
                           : !O.Output.empty() ? replaceExt(O.Output, ".d")
                                               : stemOf(In.Path) + ".d";
     F.DepTargets = O.MT.empty() ? std::vector<std::string>{quoteTarget(Target)} : O.MT;
@@ -596,7 +602,7 @@ FrontendOptions Job::frontFor(const Input &In, const std::string &Obj, std::stri
     // Several inputs of one command with one dependency file (-MF, or a
     // program linked from several sources): the file gets the rules of
     // them all, where cc keeps the last input's only.
-    if (!DepsWritten.insert(DepFile).second) {
+    if (DepFile != "-" && !DepsWritten.insert(DepFile).second) {
       F.DepFile = tempFile(indexOf(In), stemOf(In.Path) + ".d");
       DepAppend = DepFile;
     } else {
@@ -636,7 +642,9 @@ bool Job::translate(const Input &In, const std::string &Obj, bool SyntaxOnly, st
 bool Job::preprocess(const Input &In) {
   std::string DepAppend;
   FrontendOptions F = frontFor(In, "", DepAppend);
-  bool Ok = preprocessFile(In.Path, F, O.Output.empty() ? "-" : O.Output);
+  // -M and -MM: the dependencies only, the preprocessed text goes nowhere.
+  std::string Out = O.M == Mode::Deps ? "/dev/null" : O.Output.empty() ? "-" : O.Output;
+  bool Ok = preprocessFile(In.Path, F, Out);
   return finishDeps(F, DepAppend) && Ok;
 }
 
@@ -716,10 +724,20 @@ int Job::run(const char *Argv0) {
     if (!sys::fs::exists(In.Path))
       return fail("no such file or directory: '" + In.Path + "'");
 
+  // As cc: `parcc prog.pc -o prog.pc` must not replace the program.
+  if (!O.Output.empty() && O.Output != "-" && O.M != Mode::SyntaxOnly)
+    for (const Input &In : O.Inputs) {
+      bool Same = false;
+      if (!sys::fs::equivalent(In.Path, O.Output, Same) && Same)
+        return fail("input file '" + In.Path + "' is the same as output file");
+    }
+
   bool OneOutputPerInput = O.M != Mode::Link && O.M != Mode::SyntaxOnly;
-  if (OneOutputPerInput && !O.Output.empty() && O.Inputs.size() > 1 && O.M != Mode::Preprocess)
+  if (OneOutputPerInput && !O.Output.empty() && O.Inputs.size() > 1 && O.M != Mode::Preprocess &&
+      O.M != Mode::Deps)
     return fail("cannot specify '-o' with '-c', '-S', '-E' or '-emit-c' with multiple files");
-  if (O.M == Mode::Preprocess && !O.Output.empty() && O.Inputs.size() > 1)
+  if ((O.M == Mode::Preprocess || O.M == Mode::Deps) && !O.Output.empty() &&
+      O.Inputs.size() > 1)
     return fail("cannot specify '-o' with '-c', '-S', '-E' or '-emit-c' with multiple files");
 
   bool NeedsCC = O.M == Mode::Link || O.M == Mode::Compile || O.M == Mode::Assemble;
@@ -736,6 +754,7 @@ int Job::run(const char *Argv0) {
       }
     break;
   case Mode::Preprocess:
+  case Mode::Deps:
     for (const Input &In : O.Inputs) {
       if (!In.Parc)
         continue;
