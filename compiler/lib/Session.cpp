@@ -1,6 +1,7 @@
 //===- Session.cpp - state shared by the passes over one file --------------===//
 #include "parcc/Session.h"
 
+#include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
@@ -133,7 +134,22 @@ std::string Session::printType(QualType T, StringRef Name) const {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   T.print(OS, P, Name);
-  return OS.str();
+  OS.flush();
+  // A va_list parameter has the decayed type `struct __va_list_tag *`
+  // (x86-64), whose tag names Clang's and gcc's built-in record: written in
+  // C, `struct __va_list_tag` declares a new one, with which va_arg and
+  // va_copy refuse to work.  The element of __builtin_va_list is the
+  // built-in record under both compilers.
+  static const char Tag[] = "struct __va_list_tag";
+  for (size_t At = Out.find(Tag); At != std::string::npos; At = Out.find(Tag, At))
+    if (At + sizeof Tag - 1 == Out.size() || !isAsciiIdentifierContinue(Out[At + sizeof Tag - 1])) {
+      static const char Builtin[] = "__typeof__((*(__builtin_va_list *)0)[0])";
+      Out.replace(At, sizeof Tag - 1, Builtin);
+      At += sizeof Builtin - 1;
+    } else {
+      At += sizeof Tag - 1;
+    }
+  return Out;
 }
 
 } // namespace parcc
