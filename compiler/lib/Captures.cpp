@@ -392,8 +392,14 @@ bool Outliner::rewriteCaptures() {
     SourceLocation L = E->getLocation();
     if (L.isMacroID() || !S.inMainFile(L))
       continue;
-    S.Edits.replace(S.offset(L), S.endOffset(L), "\"" + FD->getName().str() + "\"");
+    bool Pretty = E->getIdentKind() == PredefinedIdentKind::PrettyFunction;
+    if (Pretty)
+      PrettyFns.insert(FD);
+    S.Edits.replace(S.offset(L), S.endOffset(L),
+                    Pretty ? prettyMacro(FD) : "\"" + FD->getName().str() + "\"");
   }
+  for (const auto &[A, FD] : S.M.MacroFuncNames)
+    PrettyFns.insert(FD); // activityText defines __PRETTY_FUNCTION__ as it
 
   // `register` variables cannot have their address taken; sharing needs it.
   std::set<const VarDecl *> Done;

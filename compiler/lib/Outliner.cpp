@@ -71,7 +71,7 @@ std::string Outliner::activityText(const Activity &A) const {
   // user wrote the activity in, as the direct ones do (Captures.cpp).
   std::string Name = "\"" + It->second->getName().str() + "\"\n";
   return "#define __func__ " + Name + "#define __FUNCTION__ " + Name +
-         "#define __PRETTY_FUNCTION__ " + Name + Text +
+         "#define __PRETTY_FUNCTION__ " + prettyMacro(It->second) + "\n" + Text +
          "#undef __func__\n#undef __FUNCTION__\n#undef __PRETTY_FUNCTION__\n";
 }
 
@@ -282,6 +282,28 @@ static std::string restoreUserNames(const Session &S, const std::string &C) {
   return Out;
 }
 
+/// A C string literal of Text.
+static std::string literal(StringRef Text) {
+  std::string Out = "\"";
+  for (char C : Text) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+std::string Outliner::prettyNames() const {
+  std::string Out;
+  for (const FunctionDecl *FD : PrettyFns) {
+    std::string M = "#define " + prettyMacro(FD) + " ";
+    Out += "#ifdef __clang__\n" + M +
+           literal(PredefinedExpr::ComputeName(PredefinedIdentKind::PrettyFunction, FD)) +
+           "\n#else\n" + M + literal(FD->getName()) + "\n#endif\n";
+  }
+  return Out;
+}
+
 bool Outliner::run(std::string &Out) {
   computeCaptures(S);
   nameConstructs();
@@ -303,6 +325,7 @@ bool Outliner::run(std::string &Out) {
         "parc_abi.h is another version\");\n";
   if (S.Opts.UndefFaa)
     Out += "#undef faa\n";
+  Out += prettyNames();
   Out += S.lineDirective(1);
   // A byte-order mark is only skipped at the start of a file: the text
   // goes after the prologue, so it must not keep the user's mark.

@@ -17,6 +17,8 @@
 
 #include "parcc/Session.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include <functional>
 #include <set>
 #include <string>
@@ -102,6 +104,17 @@ public:
   std::string render(const clang::Stmt *St) const;
   /// `parc_rv_` as an lvalue in code running in Ctx.
   std::string rvLValue(const Activity *Ctx) const;
+
+  /// What __PRETTY_FUNCTION__ in an activity of FD becomes: a macro of
+  /// parcc's (prettyNames), for the back end's spelling of it.
+  static std::string prettyMacro(const clang::FunctionDecl *FD) {
+    return "parc_pretty_" + FD->getName().str() + "_";
+  }
+  /// `#define parc_pretty_f_` for each function of PrettyFns: Clang's
+  /// __PRETTY_FUNCTION__ is the signature ("int f(int)"), gcc's in C the
+  /// bare name, and the emitted C must say what its compiler would.
+  std::string prettyNames() const;
+  llvm::SetVector<const clang::FunctionDecl *> PrettyFns;
 
   /// Appends the #define/#undef lines of the current function that lie
   /// before B1 offset UpTo and have not been replayed yet.
