@@ -541,6 +541,13 @@ bool TokenPass::step(size_t &I) {
     bool ParforLike = F.Kind != CK::Parblock;
 
     if (ParforLike && F.Part < 4 && AtTop) {
+      // A header written like C's 'for (...)': no type starts with '(', and
+      // without this the error would land inside the body, at its first
+      // top-level '=' or ';'.
+      if (F.Part == 0 && I == F.PartStart && T.Kind == tok::l_paren) {
+        error(T.Off, "'%0' header takes no parentheses", {name(F.Kind)});
+        return headerNote(F);
+      }
       if (T.Kind == tok::semi)
         return endHeaderPart(F, I);
       bool Stops = isCloser(T.Kind) || T.Word == KW::Epar || T.Word == KW::Parblock ||
