@@ -644,7 +644,7 @@ bool Job::preprocess(const Input &In) {
   FrontendOptions F = frontFor(In, "", DepAppend);
   // -M and -MM: the dependencies only, the preprocessed text goes nowhere.
   std::string Out = O.M == Mode::Deps ? "/dev/null" : O.Output.empty() ? "-" : O.Output;
-  bool Ok = preprocessFile(In.Path, F, Out);
+  bool Ok = preprocessFile(In.Path, F, Out, /*AsCompiled=*/O.M == Mode::Deps);
   return finishDeps(F, DepAppend) && Ok;
 }
 

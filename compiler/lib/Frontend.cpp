@@ -476,7 +476,7 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
 }
 
 bool preprocessFile(const std::string &Path, const FrontendOptions &Opts,
-                    const std::string &OutFile) {
+                    const std::string &OutFile, bool AsCompiled) {
   std::string Text;
   if (!readSource(Path, Text))
     return false;
@@ -484,7 +484,14 @@ bool preprocessFile(const std::string &Path, const FrontendOptions &Opts,
   TextDiagnosticPrinter ArgPrinter(llvm::errs(), ArgOpts.get());
   IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags =
       new DiagnosticsEngine(new DiagnosticIDs(), ArgOpts, &ArgPrinter, false);
-  std::shared_ptr<CompilerInvocation> Inv = makeInvocation(Path, Opts, false, ArgDiags);
+  bool ForceInclude = false;
+  if (AsCompiled) {
+    LangOptions ScanOpts;
+    ScanOpts.C99 = ScanOpts.C11 = ScanOpts.C17 = ScanOpts.GNUMode = ScanOpts.Digraphs =
+        ScanOpts.LineComment = 1;
+    ForceInclude = !scanSource(Text, ScanOpts).DeclaresFaa;
+  }
+  std::shared_ptr<CompilerInvocation> Inv = makeInvocation(Path, Opts, ForceInclude, ArgDiags);
   if (!Inv)
     return false;
   DependencyOutputOptions &Dep = Inv->getDependencyOutputOpts();

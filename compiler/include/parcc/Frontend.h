@@ -39,9 +39,10 @@ bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool Sy
                    std::string &OutC);
 
 /// -E: the file preprocessed as written (constructs survive).  OutFile "-"
-/// is stdout.
+/// is stdout.  With AsCompiled (-M, -MM), parc.h is included as a compile
+/// includes it, so that the dependencies are the ones -MD would write.
 bool preprocessFile(const std::string &Path, const FrontendOptions &Opts,
-                    const std::string &OutFile);
+                    const std::string &OutFile, bool AsCompiled = false);
 
 } // namespace parcc
 
