@@ -144,8 +144,13 @@ bool Outliner::lowerFunction(FunctionModel &F) {
 
   for (Construct *C : F.PostOrder) {
     replayMacros(S.offset(C->Block->getLBracLoc()), Block);
-    Block += "static parc_site " + siteName(*C) + " = PARC_SITE_INIT(\"" + S.quotedFileName() +
-             "\", \"" + FD->getName().str() + "\", " + std::to_string(C->Line) + ", " +
+    // The site names the construct as the user's #line has it, like the
+    // #line directives and Clang's messages.
+    std::string File;
+    unsigned Line;
+    S.presumedLine(C->Line, File, Line);
+    Block += "static parc_site " + siteName(*C) + " = PARC_SITE_INIT(\"" + File + "\", \"" +
+             FD->getName().str() + "\", " + std::to_string(Line) + ", " +
              std::to_string(C->Col) + ", " + abiKindOf(C->Kind) + ");\n";
     if (hasEnv(*C)) {
       std::string Fields = envFields(*C);

@@ -97,9 +97,10 @@ void Session::userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) con
   Col = Orig.sm().getSpellingColumnNumber(L);
 }
 
-std::string Session::quotedFileName() const {
+/// Text as the body of a C string literal (a file name: only \\ and ").
+static std::string escaped(StringRef Text) {
   std::string R;
-  for (char C : FileName) {
+  for (char C : Text) {
     if (C == '\\' || C == '"')
       R += '\\';
     R += C;
@@ -107,23 +108,27 @@ std::string Session::quotedFileName() const {
   return R;
 }
 
-std::string Session::lineDirective(unsigned Line) const {
-  if (Orig.hasLineNotes()) {
-    // After a #line of the user's, the lines are the ones it gives.
-    SourceManager &OSM = Orig.sm();
-    SourceLocation L = OSM.translateLineCol(Orig.fid(), Line, 1);
-    PresumedLoc P = OSM.getPresumedLoc(L);
-    if (P.isValid()) {
-      std::string Name;
-      for (char C : StringRef(P.getFilename())) {
-        if (C == '\\' || C == '"')
-          Name += '\\';
-        Name += C;
-      }
-      return "#line " + std::to_string(P.getLine()) + " \"" + Name + "\"\n";
-    }
+std::string Session::quotedFileName() const { return escaped(FileName); }
+
+void Session::presumedLine(unsigned Line, std::string &QuotedFile, unsigned &PLine) const {
+  QuotedFile = quotedFileName();
+  PLine = Line;
+  if (!Orig.hasLineNotes())
+    return;
+  // After a #line of the user's, the lines are the ones it gives.
+  SourceManager &OSM = Orig.sm();
+  PresumedLoc P = OSM.getPresumedLoc(OSM.translateLineCol(Orig.fid(), Line, 1));
+  if (P.isValid()) {
+    QuotedFile = escaped(P.getFilename());
+    PLine = P.getLine();
   }
-  return "#line " + std::to_string(Line) + " \"" + quotedFileName() + "\"\n";
+}
+
+std::string Session::lineDirective(unsigned Line) const {
+  std::string File;
+  unsigned PLine;
+  presumedLine(Line, File, PLine);
+  return "#line " + std::to_string(PLine) + " \"" + File + "\"\n";
 }
 
 std::string Session::printType(QualType T, StringRef Name) const {

@@ -103,6 +103,9 @@ struct Session {
   void userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) const;
   /// The file name as a C string literal body (escaped).
   std::string quotedFileName() const;
+  /// The file (quoted for a string literal) and line that the user's line
+  /// Line stands for: its own, or what a #line of the user's says.
+  void presumedLine(unsigned Line, std::string &QuotedFile, unsigned &PLine) const;
   std::string lineDirective(unsigned Line) const;
 
   /// Diagnostics in Clang's voice through the parse's engine (the printer
