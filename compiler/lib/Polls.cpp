@@ -744,6 +744,14 @@ static SourceLocation pollKeyword(const Stmt *L) {
   return cast<ForStmt>(L)->getForLoc();
 }
 
+static SourceLocation closeParen(const Stmt *L) {
+  if (const auto *W = dyn_cast<WhileStmt>(L))
+    return W->getRParenLoc();
+  if (const auto *D = dyn_cast<DoStmt>(L))
+    return D->getRParenLoc();
+  return cast<ForStmt>(L)->getRParenLoc();
+}
+
 void pollMacroLoops(Outliner &O) {
   Session &S = O.S;
   if (!S.Opts.Polls)
@@ -760,10 +768,15 @@ void pollMacroLoops(Outliner &O) {
       if (P.pollFree(L, *F) || P.once(L) || pollHead(S, L, /*Insert=*/false) ||
           pollBody(S, L))
         continue;
-      SourceLocation Kw = pollKeyword(L);
-      if (!Kw.isMacroID() || !S.SM.isWrittenInMainFile(S.SM.getExpansionLoc(Kw)))
-        continue; // text of a header's: no poll (Polls.cpp, top)
-      auto &K = Keywords[S.SM.getFileOffset(S.SM.getExpansionLoc(Kw))];
+      // The keyword and its parenthesized head must come from one
+      // expansion: with `#define END_LOOP } while` and `END_LOOP (c);` the
+      // `(` would come after the wrap's #undef.  Such a loop keeps no poll.
+      SourceLocation Kw = pollKeyword(L), Close = closeParen(L);
+      SourceLocation X = S.SM.getExpansionLoc(Kw);
+      if (!Kw.isMacroID() || !Close.isMacroID() || S.SM.getExpansionLoc(Close) != X ||
+          !S.SM.isWrittenInMainFile(X))
+        continue;
+      auto &K = Keywords[S.SM.getFileOffset(X)];
       K.first = Kw;
       K.second |= isa<ForStmt>(L) ? For : While;
     }
