@@ -443,7 +443,7 @@ void parc_trace_flush(void) {
     fprintf(f,
             ",\n{\"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"name\": \"thread_name\", "
             "\"args\": {\"name\": \"processor %d (cpu %d, node %d)\"}}",
-            k, k, cpu, cpu >= 0 ? parc_node_of_cpu(cpu) : 0);
+            k, k, cpu, parc_node_of_cpu(cpu));
     fprintf(f,
             ",\n{\"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"name\": \"thread_sort_index\", "
             "\"args\": {\"sort_index\": %d}}",
