@@ -37,6 +37,6 @@ if len(sys.argv) > 2:
         print("blocks match stats, resumes match stats")
     names = [e for e in ev if e.get("ph") == "M" and e["name"] == "thread_name"]
     if len(names) == P and trace["otherData"]["nprocs"] == P and all(
-            re.match(r"processor \d+ \(cpu -?\d+, node \d+\)$", e["args"]["name"]) for e in names):
+            re.match(r"processor \d+ \(cpu -?\d+, node -?\d+\)$", e["args"]["name"]) for e in names):
         print("processors named %d" % P)
 sys.exit(0 if ok else 1)
