@@ -147,6 +147,12 @@ public:
     M.Jumps.push_back({JumpUse::AddrLabel, E, cur(), E->getLabel()});
     return true;
   }
+  /// `asm goto` jumps to its labels as goto does: the same rules apply.
+  bool VisitGCCAsmStmt(GCCAsmStmt *AS) {
+    for (unsigned I = 0, N = AS->getNumLabels(); I < N; ++I)
+      M.Jumps.push_back({JumpUse::Goto, AS->getLabelExpr(I), cur(), AS->getLabelExpr(I)->getLabel()});
+    return true;
+  }
   bool VisitIndirectGotoStmt(IndirectGotoStmt *GS) {
     if (cur())
       M.Jumps.push_back({JumpUse::IndirectGoto, GS, cur()});
