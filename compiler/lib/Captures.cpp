@@ -325,6 +325,17 @@ bool Outliner::rewriteCaptures() {
   //   every expansion shares, in activities and out.
   // Their expansion keeps its text instead, between `#define n
   // (*parc_p_n_)` and `#undef n` (defineAround).
+  // Where the text cannot be kept exactly and every use of the variable in
+  // that expansion is written in the file, the uses are rewritten in place
+  // after all: the program means what it says, and only the string shows
+  // the new spelling.  That is the case when the string is made through a
+  // second macro (`#define CHECK(c) assert(c)`, CHECK(n > 0): CHECK expands
+  // `n` before assert quotes it) or when the name also stands for a member
+  // in the call (`assert(p->n < n)`), or when a macro quotes a name that
+  // another macro's body wrote (`CHECK(AT(i) > 0)` with `#define AT(i)
+  // a[i]`: the #define around it renames `a` in the string too).  A use
+  // that a macro pastes (##) after another one expanded it can be neither
+  // and is refused.
   std::set<std::pair<unsigned, const VarDecl *>> Defined;
   std::map<unsigned, std::vector<const VarUse *>> Around;
   std::set<const VarDecl *> Refused;
@@ -336,19 +347,21 @@ bool Outliner::rewriteCaptures() {
     bool InPlace = S.writtenInPlace(L);
     unsigned Sp = InPlace ? S.offset(S.SM.getSpellingLoc(L)) : 0;
     if (InPlace && S.Macros.StringizedDeep.count(Sp)) {
+      // Rewritten in place below (the string shows the new spelling).
+    } else if (InPlace && inSet(S.Macros.PastedDeep, X, S.expansionEnd(L), U.Var)) {
       if (Refused.insert(U.Var).second)
-        Ok &= refuseQuoted(U, "the string is made through a second macro, which replaces "
-                              "the name before it is quoted");
-    } else if (InPlace && inSet(S.Macros.Respelled, X, S.expansionEnd(L), U.Var)) {
-      if (Refused.insert(U.Var).second)
-        Ok &= refuseRenamed(U, "a macro there quotes (#) or pastes (##) that name after "
-                               "another macro expanded it");
-    } else if ((!InPlace || S.Macros.Stringized.count(Sp)) &&
-               Defined.insert({X, U.Var}).second) {
-      if (renamable(X, U))
+        Ok &= refuseRenamed(U, "a macro there pastes (##) that name after another macro "
+                               "expanded it");
+    } else if ((!InPlace || S.Macros.Stringized.count(Sp)) && !Defined.count({X, U.Var})) {
+      const char *Why = whyNotRenamable(X, U);
+      if (!Why) {
+        Defined.insert({X, U.Var});
         Around[X].push_back(&U);
-      else
-        Ok = false;
+      } else if (!InPlace || !onlyInPlace(X, U.Var)) {
+        Defined.insert({X, U.Var});
+        Ok &= InPlace ? refuseQuoted(U, Why) : refuseRenamed(U, Why);
+      }
+      // Otherwise rewritten in place below, with every other use there.
     }
   }
   for (const auto &[X, Us] : Around)
@@ -553,15 +566,26 @@ bool Outliner::refuseRenamed(const VarUse &U, const char *Why) {
   return false;
 }
 
-/// The expansion at B1 offset X names shared variable U.Var where no edit
-/// in place can rename it (rewriteCaptures).  Can `#define n (*parc_p_n_)`
-/// around the expansion rename the variable and nothing else?  Only if every
-/// identifier of that name the expansion hands the parser is a use of the
-/// variable (not a member, a declaration, another variable), no macro of
-/// that name runs there, and no macro quotes or pastes the name after
-/// another one expanded it (`(*parc_p_n_)` would reach the string or the
-/// paste).  Otherwise refused with an error.
-bool Outliner::renamable(unsigned X, const VarUse &U) {
+/// Is every use of V in the expansion at B1 offset X written in the file
+/// (a macro argument), so that each can be rewritten where it stands?
+bool Outliner::onlyInPlace(unsigned X, const VarDecl *V) {
+  for (const VarUse &W : S.M.Uses)
+    if (W.Var == V && W.Ref->getLocation().isMacroID() && expansionOffset(S, W) == X &&
+        !S.writtenInPlace(W.Ref->getLocation()))
+      return false;
+  return true;
+}
+
+/// The expansion at B1 offset X names shared variable U.Var where an edit
+/// in place would change a string or cannot reach the name (rewriteCaptures).
+/// Can `#define n (*parc_p_n_)` around the expansion rename the variable and
+/// nothing else?  Only if every identifier of that name the expansion hands
+/// the parser is a use of the variable (not a member, a declaration, another
+/// variable), no macro of that name runs there, and no macro pastes the
+/// name after another one expanded it (`(*parc_p_n_)` would reach the paste;
+/// one that quotes it then spells its string with the new name).  Returns
+/// why not, or null.
+const char *Outliner::whyNotRenamable(unsigned X, const VarUse &U) {
   std::string N = nameOf(U.Var);
   unsigned Uses = 0;
   for (const VarUse &W : S.M.Uses)
@@ -570,26 +594,21 @@ bool Outliner::renamable(unsigned X, const VarUse &U) {
   if (auto It = S.Macros.Emitted.find(X); It != S.Macros.Emitted.end())
     if (auto C = It->second.find(U.Var->getIdentifier()); C != It->second.end())
       Emitted = C->second;
-  bool Quoted = S.writtenInPlace(U.Ref->getLocation());
-  auto Refuse = [&](const char *Why) {
-    return Quoted ? refuseQuoted(U, Why) : refuseRenamed(U, Why);
-  };
   if (N == "defined" || StringRef(N).starts_with("__has_"))
-    return Refuse("the preprocessor keeps that name for itself");
+    return "the preprocessor keeps that name for itself";
   unsigned E = S.expansionEnd(U.Ref->getLocation());
   if (inSet(S.Macros.Expanded, X, E, U.Var))
-    return Refuse("a macro of that name runs there");
-  if (inSet(S.Macros.Respelled, X, E, U.Var))
-    return Refuse("a macro there quotes (#) or pastes (##) that name after another macro "
-                  "expanded it");
+    return "a macro of that name runs there";
+  if (inSet(S.Macros.PastedDeep, X, E, U.Var))
+    return "a macro there pastes (##) that name after another macro expanded it";
   if (Emitted != Uses)
-    return Refuse("the name also stands for something else in that macro call (a member, a "
-                  "declaration)");
-  return true;
+    return "the name also stands for something else in that macro call (a member, a "
+           "declaration)";
+  return nullptr;
 }
 
 /// Wraps the expansion of the uses Us in `#define n (*parc_p_n_)` for the
-/// variable of each (renamable).
+/// variable of each (whyNotRenamable).
 void Outliner::defineAround(const std::vector<const VarUse *> &Us) {
   // The name may also be a macro of the user's (a function-like `max` next
   // to a variable `max`): push_macro/pop_macro keep it for the code after

@@ -227,8 +227,8 @@ public:
           const IdentifierInfo *II = T->getIdentifierInfo();
           if (!II)
             continue;
-          if (SM.isMacroArgExpansion(T->getLocation()))
-            Out.Respelled[XOff].insert(II);
+          if (!Quote && SM.isMacroArgExpansion(T->getLocation()))
+            Out.PastedDeep[XOff].insert(II);
           SourceLocation S = SM.getSpellingLoc(T->getLocation());
           if (Quote && SM.isWrittenInMainFile(S))
             (Range.getBegin().isFileID() && T->getLocation().isFileID() ? Out.Stringized

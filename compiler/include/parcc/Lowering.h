@@ -51,7 +51,8 @@ public:
   bool rewriteCaptures();
   static bool inSet(const std::map<unsigned, std::set<const clang::IdentifierInfo *>> &Sets,
                     unsigned X, unsigned E, const clang::VarDecl *V);
-  bool renamable(unsigned X, const VarUse &U);
+  const char *whyNotRenamable(unsigned X, const VarUse &U);
+  bool onlyInPlace(unsigned X, const clang::VarDecl *V);
   void defineAround(const std::vector<const VarUse *> &Us);
   /// Wraps the main-file expansion that InIt is part of in directives: Push
   /// (lines, each starting with a newline) goes before it, Pop after its

@@ -25,17 +25,19 @@ struct MacroUses {
   std::set<unsigned> StringizedDeep;
   /// Per outermost expansion written in the file (keyed by its B1 offset),
   /// what decides whether `#define n (*parc_p_n_)` around it renames the
-  /// shared variable n and nothing else (Captures.cpp, renamable):
+  /// shared variable n and nothing else (Captures.cpp, whyNotRenamable):
   /// how many identifier tokens of each name it hands the parser,
   std::map<unsigned, std::map<const clang::IdentifierInfo *, unsigned>> Emitted;
   /// the names of the macros it runs,
   std::map<unsigned, std::set<const clang::IdentifierInfo *>> Expanded;
-  /// and the names that reach `#` or `##` after an enclosing macro
-  /// substituted them as an argument (and so would first have expanded n).
+  /// and the names that reach `##` after an enclosing macro substituted
+  /// them as an argument (and so would first have expanded n: the paste
+  /// would get `(*parc_p_n_)`; a `#` that does so only spells the string
+  /// differently, which is allowed).
   /// A macro called in another's argument runs while that argument is
   /// expanded, and is recorded in these two at its own offset, inside the
   /// outermost expansion's range (Outliner::inSet looks there).
-  std::map<unsigned, std::set<const clang::IdentifierInfo *>> Respelled;
+  std::map<unsigned, std::set<const clang::IdentifierInfo *>> PastedDeep;
 };
 
 struct LowerOptions {
