@@ -264,6 +264,9 @@ public:
     if (Diags.hasErrorOccurred())
       return;
     Session S(Ctx, Diags, St.TP, St.Orig, St.FileName, St.Lower);
+    for (const std::string &W : CI.getDiagnosticOpts().Warnings)
+      if (W == "everything" || W == "no-everything")
+        S.NoOwnWarnings = W == "no-everything";
     S.MacroLines = St.MacroLines;
     S.Macros = std::move(St.Macros);
     if (!analyze(S) || !runChecks(S))

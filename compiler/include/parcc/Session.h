@@ -57,6 +57,9 @@ struct Session {
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
   clang::DiagnosticsEngine &Diags;
+  /// -Wno-everything (not undone by a later -Weverything): the engine
+  /// ignores every built-in warning, and parcc's own go with them.
+  bool NoOwnWarnings = false;
   const TokenPassResult &TP;
   OriginalSource &Orig;
   /// The file name as given to parcc: for #line, sites and messages.
@@ -118,7 +121,7 @@ struct Session {
     // parcc's own warnings follow -w and -Werror like Clang's (the engine
     // maps only built-in warnings; the notes of an ignored one go with it).
     if (Lv == clang::DiagnosticsEngine::Warning) {
-      if (Diags.getIgnoreAllWarnings())
+      if (Diags.getIgnoreAllWarnings() || NoOwnWarnings)
         Lv = clang::DiagnosticsEngine::Ignored;
       else if (Diags.getWarningsAsErrors())
         Lv = clang::DiagnosticsEngine::Error;
