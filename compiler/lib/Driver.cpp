@@ -654,7 +654,10 @@ bool Job::lower(const Input &In, const std::string &Obj, std::string &CFile, boo
   if (!translate(In, Obj, false, C))
     return false;
   if (O.SaveTemps) {
-    std::string Dir = O.SaveTempsObj && !Obj.empty() ? sys::path::parent_path(Obj).str() : "";
+    // -save-temps=obj: next to the object, or to the program when linking
+    // (as cc puts them next to its -o output).
+    StringRef Next = !Obj.empty() ? StringRef(Obj) : StringRef(O.Output);
+    std::string Dir = O.SaveTempsObj ? sys::path::parent_path(Next).str() : "";
     SmallString<256> Path(Dir);
     sys::path::append(Path, stemOf(In.Path) + ".parc.c");
     CFile = std::string(Path);
