@@ -198,7 +198,13 @@ public:
     if (!MI || !SM.isWrittenInMainFile(X))
       return;
     unsigned XOff = SM.getFileOffset(X);
-    Out.Expanded[XOff].insert(Name.getIdentifierInfo());
+    // `#define count count` (as glibc's `#define stdin stdin`) names what
+    // it would name without running: the `#define count (*parc_p_count_)`
+    // that renames a shared `count` can stand in for it.
+    bool Identity = !MI->isFunctionLike() && MI->getNumTokens() == 1 &&
+                    MI->getReplacementToken(0).getIdentifierInfo() == Name.getIdentifierInfo();
+    if (!Identity)
+      Out.Expanded[XOff].insert(Name.getIdentifierInfo());
     if (!Args || !MI->isFunctionLike())
       return;
     ArrayRef<Token> Body = MI->tokens();
