@@ -695,12 +695,21 @@ static void pollBackGoto(Session &S, const GotoStmt *G) {
   S.Edits.insert(Semi + 1, " }");
 }
 
-static const Stmt *loopBody(const Stmt *L) {
+/// Where a macro-written loop L can get its poll: its body, and the
+/// keyword a macro must replace (its `for`, or the `while` that carries its
+/// condition) with the `)` that closes that keyword's head.
+struct LoopParts {
+  const Stmt *Body;
+  SourceLocation Keyword, Close;
+};
+
+static LoopParts partsOf(const Stmt *L) {
   if (const auto *W = dyn_cast<WhileStmt>(L))
-    return W->getBody();
+    return {W->getBody(), W->getWhileLoc(), W->getRParenLoc()};
   if (const auto *D = dyn_cast<DoStmt>(L))
-    return D->getBody();
-  return cast<ForStmt>(L)->getBody();
+    return {D->getBody(), D->getWhileLoc(), D->getRParenLoc()};
+  const auto *F = cast<ForStmt>(L);
+  return {F->getBody(), F->getForLoc(), F->getRParenLoc()};
 }
 
 /// A poll at the start of loop L's body, when the user wrote the body
@@ -708,7 +717,7 @@ static const Stmt *loopBody(const Stmt *L) {
 /// ... }`, `parc_poll();` for an empty `;`, and braces around any other
 /// statement.
 static bool pollBody(Session &S, const Stmt *L) {
-  const Stmt *B = loopBody(L);
+  const Stmt *B = partsOf(L).Body;
   if (!B || B->getBeginLoc().isMacroID() || !S.inMainFile(B->getBeginLoc()))
     return false;
   if (const auto *CS = dyn_cast<CompoundStmt>(B)) {
@@ -734,24 +743,6 @@ static bool pollBody(Session &S, const Stmt *L) {
   return true;
 }
 
-/// The keyword that a macro must replace to poll loop L: its `for`, or the
-/// `while` that carries its condition.
-static SourceLocation pollKeyword(const Stmt *L) {
-  if (const auto *W = dyn_cast<WhileStmt>(L))
-    return W->getWhileLoc();
-  if (const auto *D = dyn_cast<DoStmt>(L))
-    return D->getWhileLoc();
-  return cast<ForStmt>(L)->getForLoc();
-}
-
-static SourceLocation closeParen(const Stmt *L) {
-  if (const auto *W = dyn_cast<WhileStmt>(L))
-    return W->getRParenLoc();
-  if (const auto *D = dyn_cast<DoStmt>(L))
-    return D->getRParenLoc();
-  return cast<ForStmt>(L)->getRParenLoc();
-}
-
 void pollMacroLoops(Outliner &O) {
   Session &S = O.S;
   if (!S.Opts.Polls)
@@ -771,7 +762,8 @@ void pollMacroLoops(Outliner &O) {
       // The keyword and its parenthesized head must come from one
       // expansion: with `#define END_LOOP } while` and `END_LOOP (c);` the
       // `(` would come after the wrap's #undef.  Such a loop keeps no poll.
-      SourceLocation Kw = pollKeyword(L), Close = closeParen(L);
+      LoopParts LP = partsOf(L);
+      SourceLocation Kw = LP.Keyword, Close = LP.Close;
       SourceLocation X = S.SM.getExpansionLoc(Kw);
       if (!Kw.isMacroID() || !Close.isMacroID() || S.SM.getExpansionLoc(Close) != X ||
           !S.SM.isWrittenInMainFile(X))
