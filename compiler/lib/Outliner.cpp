@@ -287,24 +287,14 @@ static std::string restoreUserNames(const Session &S, const std::string &C) {
   return Out;
 }
 
-/// A C string literal of Text.
-static std::string literal(StringRef Text) {
-  std::string Out = "\"";
-  for (char C : Text) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    Out += C;
-  }
-  return Out + "\"";
-}
-
 std::string Outliner::prettyNames() const {
   std::string Out;
   for (const FunctionDecl *FD : PrettyFns) {
-    std::string M = "#define " + prettyMacro(FD) + " ";
+    std::string M = "#define " + prettyMacro(FD) + " \"";
     Out += "#ifdef __clang__\n" + M +
-           literal(PredefinedExpr::ComputeName(PredefinedIdentKind::PrettyFunction, FD)) +
-           "\n#else\n" + M + literal(FD->getName()) + "\n#endif\n";
+           Session::escaped(
+               PredefinedExpr::ComputeName(PredefinedIdentKind::PrettyFunction, FD)) +
+           "\"\n#else\n" + M + Session::escaped(FD->getName()) + "\"\n#endif\n";
   }
   return Out;
 }

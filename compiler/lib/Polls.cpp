@@ -752,10 +752,19 @@ void pollMacroLoops(Outliner &O) {
   // By the B1 offset of the outermost expansion: a location in it, and the
   // keywords to replace there.
   std::map<unsigned, std::pair<SourceLocation, unsigned>> Keywords;
+  // `for (...) BODY` becomes `for (...) if (parc_poll(), 0) {} else BODY`,
+  // which keeps an `else` after it where it belongs; but an empty BODY
+  // would then draw gcc's -Wempty-body (-Wextra) on a `;` of the user's, so
+  // where every for loop of the expansion has one, the poll is the body.
+  // NonEmpty: the expansions with a for loop whose body is not empty.
+  std::set<unsigned> NonEmpty;
   for (auto &F : S.M.Functions) {
     if (!F->FD->getBody() || externInline(F->FD))
       continue;
     for (const Stmt *L : F->Loops) {
+      if (const auto *Fo = dyn_cast<ForStmt>(L))
+        if (Fo->getForLoc().isMacroID() && !isa<NullStmt>(Fo->getBody()))
+          NonEmpty.insert(S.SM.getFileOffset(S.SM.getExpansionLoc(Fo->getForLoc())));
       if (P.pollFree(L, *F) || P.once(L) || pollHead(S, L, /*Insert=*/false) ||
           pollBody(S, L))
         continue;
@@ -773,16 +782,6 @@ void pollMacroLoops(Outliner &O) {
       K.second |= isa<ForStmt>(L) ? For : While;
     }
   }
-  // `for (...) BODY` becomes `for (...) if (parc_poll(), 0) {} else BODY`,
-  // which keeps an `else` after it where it belongs; but an empty BODY
-  // would then draw gcc's -Wempty-body (-Wextra) on a `;` of the user's, so
-  // where every for loop of the expansion has one, the poll is the body.
-  std::set<unsigned> NonEmpty;
-  for (auto &F : S.M.Functions)
-    for (const Stmt *L : F->Loops)
-      if (const auto *Fo = dyn_cast<ForStmt>(L))
-        if (Fo->getForLoc().isMacroID() && !isa<NullStmt>(Fo->getBody()))
-          NonEmpty.insert(S.SM.getFileOffset(S.SM.getExpansionLoc(Fo->getForLoc())));
   // Clang's -Wkeyword-macro (in -pedantic) would blame the user for the
   // #define of a keyword (not for its #undef); gcc has no such warning.
   const std::string Quiet = "\n#ifdef __clang__\n#pragma clang diagnostic push"

@@ -97,8 +97,7 @@ void Session::userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) con
   Col = Orig.sm().getSpellingColumnNumber(L);
 }
 
-/// Text as the body of a C string literal (a file name: only \\ and ").
-static std::string escaped(StringRef Text) {
+std::string Session::escaped(StringRef Text) {
   std::string R;
   for (char C : Text) {
     if (C == '\\' || C == '"')

@@ -106,6 +106,9 @@ struct Session {
   std::string columnPad(unsigned B1Offset) const;
   /// Line and column of a B1 offset in the user's text.
   void userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) const;
+  /// Text as the body of a C string literal: `\` and `"` escaped (a file
+  /// name, a function's signature).
+  static std::string escaped(llvm::StringRef Text);
   /// The file name as a C string literal body (escaped).
   std::string quotedFileName() const;
   /// The file (quoted for a string literal) and line that the user's line
