@@ -35,6 +35,10 @@ elif config.sanitize == "address":
     config.available_features.add("asan")
 if config.clang19:
     config.available_features.add("clang19")
+# Build tools that some driver tests run parcc under.
+for tool in ("ccache", "cmake", "ninja", "make"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
 # The sanitizer builds of the runtime, built when the C compiler can.
 for lib in ("parc-asan", "parc-tsan"):
     if os.path.exists(os.path.join(config.runtime_lib_dir, "lib%s.a" % lib)):

@@ -23,10 +23,20 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/MD5.h"
 
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <ctime>
+#include <fcntl.h>
 #include <optional>
 #include <set>
 #include <string>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace llvm;
@@ -46,6 +56,137 @@ ArrayRef<const char *> backEndQuietFlags() {
 }
 
 namespace {
+
+//===-- Interruption --------------------------------------------------------===//
+//
+// SIGINT, SIGTERM, SIGHUP or SIGQUIT to parcc (a user's Ctrl-C or kill, a
+// build tool stopping its jobs) stops the back end too, with the same
+// signal: the back end and everything it started (gcc's cc1, as, collect2,
+// ld), found through /proc, since a kill aimed at parcc alone reaches no
+// child, and gcc itself passes no signal on to its own.  Once they have
+// ended, parcc removes its temporary files (LLVM's RemoveFileOnSignal list)
+// and directories, then dies of the signal, as gcc's driver does.  Only
+// async-signal-safe calls happen in the handler.
+
+std::atomic<pid_t> BackEndPid{0};
+
+/// The temporary directories, newest first (subdirectories before the
+/// directory that holds them).  Nodes are never freed: the handler may be
+/// walking the list.
+struct DirNode {
+  std::string Path;
+  DirNode *Next;
+};
+std::atomic<DirNode *> TempDirList{nullptr};
+
+const int InterruptSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+bool InheritedIgnored[std::size(InterruptSignals)];
+
+/// Appends the decimal form of N to Buf at Len (async-signal-safe).
+size_t putNumber(char *Buf, size_t Len, long N) {
+  char Digits[24];
+  size_t D = 0;
+  do
+    Digits[D++] = char('0' + N % 10);
+  while ((N /= 10) > 0);
+  while (D > 0)
+    Buf[Len++] = Digits[--D];
+  return Len;
+}
+
+/// Adds the descendants of P to Out (from /proc/P/task/P/children, where
+/// Linux lists them), depth first.
+size_t collectDescendants(pid_t P, pid_t *Out, size_t N, size_t Max) {
+  char Path[64] = "/proc/";
+  size_t Len = putNumber(Path, 6, P);
+  memcpy(Path + Len, "/task/", 6);
+  Len = putNumber(Path, Len + 6, P);
+  memcpy(Path + Len, "/children", 10);
+  int FD = open(Path, O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
+    return N;
+  char Buf[1024];
+  ssize_t Got = read(FD, Buf, sizeof(Buf) - 1);
+  close(FD);
+  if (Got <= 0)
+    return N;
+  pid_t Kids[128];
+  size_t NumKids = 0;
+  long Cur = -1;
+  for (ssize_t I = 0; I <= Got; ++I) {
+    char C = I < Got ? Buf[I] : ' ';
+    if (C >= '0' && C <= '9') {
+      Cur = (Cur < 0 ? 0 : Cur * 10) + (C - '0');
+    } else if (Cur >= 0) {
+      if (NumKids < std::size(Kids))
+        Kids[NumKids++] = pid_t(Cur);
+      Cur = -1;
+    }
+  }
+  for (size_t I = 0; I < NumKids && N < Max; ++I) {
+    Out[N++] = Kids[I];
+    N = collectDescendants(Kids[I], Out, N, Max);
+  }
+  return N;
+}
+
+extern "C" void onInterrupt(int Sig) {
+  // SA_RESETHAND: the same signal again (a second Ctrl-C) ends parcc at once.
+  pid_t Child = BackEndPid.exchange(0);
+  if (Child > 0) {
+    pid_t Tree[256];
+    size_t N = collectDescendants(Child, Tree, 0, std::size(Tree));
+    kill(Child, Sig);
+    for (size_t I = 0; I < N; ++I)
+      kill(Tree[I], Sig);
+    int Status;
+    while (waitpid(Child, &Status, 0) < 0 && errno == EINTR) {
+    }
+    // The descendants, now the init process's, end as promptly; give them
+    // a moment (at most half a second) before removing what they write.
+    struct timespec Tick = {0, 10 * 1000 * 1000};
+    for (int Round = 0; Round < 50; ++Round) {
+      bool Alive = false;
+      for (size_t I = 0; I < N && !Alive; ++I)
+        Alive = kill(Tree[I], 0) == 0;
+      if (!Alive)
+        break;
+      nanosleep(&Tick, nullptr);
+    }
+  }
+  sys::RunInterruptHandlers();
+  for (DirNode *D = TempDirList.load(); D; D = D->Next)
+    rmdir(D->Path.c_str());
+  sigset_t Set;
+  sigemptyset(&Set);
+  sigaddset(&Set, Sig);
+  pthread_sigmask(SIG_UNBLOCK, &Set, nullptr);
+  signal(Sig, SIG_DFL);
+  raise(Sig);
+}
+
+/// Takes over the interrupt signals from LLVM's handler (which removes
+/// files but neither stops children nor removes directories), except
+/// those that parcc's parent had ignored (nohup, a background job of a
+/// shell without job control), which stay ignored, as in gcc.
+void handleInterrupts() {
+  for (size_t I = 0; I < std::size(InterruptSignals); ++I) {
+    struct sigaction SA;
+    memset(&SA, 0, sizeof(SA));
+    if (InheritedIgnored[I]) {
+      SA.sa_handler = SIG_IGN;
+    } else {
+      SA.sa_handler = onInterrupt;
+      SA.sa_flags = SA_RESETHAND | SA_NODEFER;
+    }
+    sigemptyset(&SA.sa_mask);
+    sigaction(InterruptSignals[I], &SA, nullptr);
+  }
+}
+
+void addTempDir(const std::string &Path) {
+  TempDirList.store(new DirNode{Path, TempDirList.load()});
+}
 
 int fail(const Twine &Msg) {
   errs() << "parcc: error: " << Msg << "\n";
@@ -82,6 +223,8 @@ struct Options {
   bool MD = false, MMD = false, MP = false;
   std::string MF;
   std::vector<std::string> MT;
+  std::vector<std::string> PreprocessFlags; // -dM -dD -dI -P -C -CC
+  std::vector<std::string> Queries;         // -dumpmachine, -print-*, ...
 };
 
 const char *const Usage =
@@ -90,7 +233,8 @@ const char *const Usage =
     "USAGE: parcc [options] file...\n"
     "\n"
     "Inputs: .pc and .c files go through the PARC front end; objects (.o),\n"
-    "archives (.a) and shared libraries (.so) go to the linker.\n"
+    "archives (.a) and shared libraries (.so) go to the linker; - is standard\n"
+    "input (with -x c, -x pc or -E).\n"
     "\n"
     "OPTIONS:\n"
     "  -o <file>          Write the output to <file>\n"
@@ -118,6 +262,8 @@ const char *const Usage =
     "                     its own (to compare with the frames parcc uses)\n"
     "  @<file>            Read more options from <file>\n"
     "  -v                 Show the commands parcc runs\n"
+    "  -dumpversion -dumpmachine -print-file-name=<f> -print-prog-name=<p> ...\n"
+    "                     Answer as cc does, compiling nothing\n"
     "  --help             Show this help\n"
     "  --version          Show the version\n"
     "\n"
@@ -215,8 +361,11 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       return 0;
     }
     if (A.empty() || A[0] != '-' || A == "-") {
+      // "-": standard input (needs -x unless -E, as in cc; see Job::run).
       if (A == "-")
-        return fail("reading a program from standard input is not supported");
+        for (const Input &In : O.Inputs)
+          if (In.Path == "-")
+            return fail("standard input ('-') can be an input only once");
       Input In{A.str(), false, false};
       if (XLang == Lang::Parc || XLang == Lang::C)
         In.Parc = true;
@@ -261,6 +410,11 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       O.SaveTemps = O.SaveTempsObj = true;
     else if (A == "-v")
       O.Verbose = true;
+    else if (A == "-dM" || A == "-dD" || A == "-dI" || A == "-P" || A == "-C" || A == "-CC")
+      O.PreprocessFlags.push_back(A.str());
+    else if (A == "-dumpversion" || A == "-dumpfullversion" || A == "-dumpmachine" ||
+             A.starts_with("-print-"))
+      O.Queries.push_back(A.str());
     else if (A.starts_with("-x")) {
       // -x LANG or -xLANG, as cc takes both (-xc is common in makefiles).
       if (!Value("-x", V))
@@ -416,14 +570,28 @@ public:
 
   /// Resolves the back-end compiler.  False (reported) if it is not found.
   bool init() {
+    if (!Program.empty())
+      return true;
     std::string CC = O.CC;
     if (CC.empty())
       if (std::optional<std::string> E = sys::Process::GetEnv("PARCC_CC"))
         CC = *E;
     if (CC.empty())
       CC = "cc";
+    // A compiler and its options, split as a shell would split them
+    // ("ccache gcc", "'/opt/my cc/bin/gcc' -m32"); a path to a program
+    // that has spaces in it is that program ("/opt/my cc/bin/gcc").
     SmallVector<StringRef, 4> Words;
-    StringRef(CC).split(Words, ' ', -1, false);
+    BumpPtrAllocator Alloc;
+    StringSaver Saver(Alloc);
+    if (StringRef(CC).contains('/') && sys::fs::can_execute(CC) && !sys::fs::is_directory(CC)) {
+      Words.push_back(CC);
+    } else {
+      SmallVector<const char *, 4> Split;
+      cl::TokenizeGNUCommandLine(CC, Saver, Split);
+      for (const char *W : Split)
+        Words.push_back(W);
+    }
     if (Words.empty()) {
       fail("no back-end C compiler given");
       return false;
@@ -457,12 +625,20 @@ public:
     }
     std::vector<StringRef> Refs(Args.begin(), Args.end());
     std::string Err;
-    int RC = sys::ExecuteAndWait(Program, Refs, std::nullopt, {}, 0, 0, &Err);
-    if (RC < 0) {
+    bool Failed = false;
+    sys::ProcessInfo PI = sys::ExecuteNoWait(Program, Refs, std::nullopt, {}, 0, &Err, &Failed);
+    if (Failed || PI.Pid == sys::ProcessInfo::InvalidPid) {
       fail("cannot run '" + Program + "': " + Err);
       return false;
     }
-    return RC == 0;
+    BackEndPid.store(PI.Pid); // for onInterrupt
+    sys::ProcessInfo Done = sys::Wait(PI, std::nullopt, &Err);
+    BackEndPid.store(0);
+    if (Done.ReturnCode < 0) {
+      fail("'" + Program + "' " + (Err.empty() ? "failed" : "ended: " + Err));
+      return false;
+    }
+    return Done.ReturnCode == 0;
   }
 
 private:
@@ -472,6 +648,12 @@ private:
 };
 
 std::string stemOf(StringRef Path) { return sys::path::stem(Path).str(); }
+
+/// The name of input Path in messages and in the objects made from it:
+/// standard input is "<stdin>", as cc calls it.
+std::string displayName(StringRef Path) {
+  return Path == "-" ? "<stdin>" : sys::path::filename(Path).str();
+}
 
 std::string replaceExt(StringRef Path, StringRef Ext) {
   SmallString<256> P(Path);
@@ -501,6 +683,8 @@ public:
   int run(const char *Argv0);
 
 private:
+  int answerQueries();
+  int describe();
   FrontendOptions frontFor(const Input &In, const std::string &Obj, std::string &DepAppend);
   bool translate(const Input &In, const std::string &Obj, bool SyntaxOnly, std::string &C);
   bool preprocess(const Input &In);
@@ -512,6 +696,8 @@ private:
   size_t indexOf(const Input &In) const { return &In - O.Inputs.data(); }
   std::string tempDir(size_t Index);
   std::string tempFile(size_t Index, StringRef Name);
+  std::string keyedDir(const Input &In, StringRef C);
+  std::string addTemp(const std::string &Dir, StringRef Name);
   void removeTemps();
 
   Options &O;
@@ -541,6 +727,7 @@ std::string Job::tempDir(size_t Index) {
     }
     TempRoot = std::string(Dir);
     TempDirs.push_back(TempRoot);
+    addTempDir(TempRoot);
   }
   SmallString<256> Sub(TempRoot);
   sys::path::append(Sub, std::to_string(Index));
@@ -550,14 +737,44 @@ std::string Job::tempDir(size_t Index) {
       return "";
     }
     TempDirs.insert(TempDirs.end() - 1, std::string(Sub));
+    addTempDir(std::string(Sub));
   }
   return std::string(Sub);
 }
 
-std::string Job::tempFile(size_t Index, StringRef Name) {
-  std::string Dir = tempDir(Index);
-  if (Dir.empty())
-    return "";
+/// The directory for the lowered C of input In (and, when linking, its
+/// object): one whose name depends on that C and the input's path only, so
+/// that compiling the same source again gives the back end the same
+/// command line and the same file name.  A compiler cache in PARCC_CC
+/// ("ccache gcc") hashes both (the input's path, and the line markers of
+/// the preprocessed text, which name it) and would otherwise never hit.
+/// The directory is created afresh and is this run's alone (mode 0700):
+/// if it exists (the same source compiled at the same time by another
+/// parcc, or a directory left by one killed with SIGKILL), this run takes
+/// a private directory as for any other temporary file.
+std::string Job::keyedDir(const Input &In, StringRef C) {
+  SmallString<256> Abs(In.Path);
+  sys::fs::make_absolute(Abs);
+  MD5 Hash;
+  Hash.update(Abs);
+  Hash.update(ArrayRef<uint8_t>{0});
+  Hash.update(C);
+  MD5::MD5Result Sum;
+  Hash.final(Sum);
+  SmallString<256> Dir;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+  sys::path::append(Dir, "parcc-" + std::to_string(getuid()) + "-" +
+                             Sum.digest().str().substr(0, 16));
+  std::string D(Dir);
+  if (!sys::fs::create_directory(D, /*IgnoreExisting=*/false, sys::fs::perms::owner_all)) {
+    TempDirs.insert(TempDirs.begin(), D);
+    addTempDir(D);
+    return D;
+  }
+  return tempDir(indexOf(In));
+}
+
+std::string Job::addTemp(const std::string &Dir, StringRef Name) {
   SmallString<256> Path(Dir);
   sys::path::append(Path, Name);
   std::string P(Path);
@@ -567,6 +784,13 @@ std::string Job::tempFile(size_t Index, StringRef Name) {
   return P;
 }
 
+std::string Job::tempFile(size_t Index, StringRef Name) {
+  std::string Dir = tempDir(Index);
+  if (Dir.empty())
+    return "";
+  return addTemp(Dir, Name);
+}
+
 void Job::removeTemps() {
   for (const std::string &T : Temps) {
     sys::fs::remove(T);
@@ -574,6 +798,11 @@ void Job::removeTemps() {
   }
   for (const std::string &D : TempDirs)
     sys::fs::remove(D);
+  for (DirNode *D = TempDirList.exchange(nullptr); D;) {
+    DirNode *Next = D->Next;
+    delete D;
+    D = Next;
+  }
 }
 
 FrontendOptions Job::frontFor(const Input &In, const std::string &Obj, std::string &DepAppend) {
@@ -584,6 +813,7 @@ FrontendOptions Job::frontFor(const Input &In, const std::string &Obj, std::stri
   F.ClangPath = PARCC_CLANG_PATH;
   F.Lower.Polls = O.Polls;
   F.Lower.StacklessSync = O.StacklessSync;
+  F.PreprocessFlags = O.PreprocessFlags;
   DepAppend.clear();
   if (O.MD || O.MMD) {
     // As cc: the target is the output (the program when linking), and the
@@ -663,11 +893,12 @@ bool Job::lower(const Input &In, const std::string &Obj, std::string &CFile, boo
     CFile = std::string(Path);
     Temp = false;
   } else {
-    // The user's file name (compiled with -x c): see tempDir.
-    CFile = tempFile(indexOf(In), sys::path::filename(In.Path));
-    Temp = true;
-    if (CFile.empty())
+    // The user's file name (compiled with -x c): see tempDir and keyedDir.
+    std::string Dir = keyedDir(In, C);
+    if (Dir.empty())
       return false;
+    CFile = addTemp(Dir, displayName(In.Path));
+    Temp = true;
   }
   return writeFile(CFile, C);
 }
@@ -720,11 +951,60 @@ bool Job::compileOther(const Input &In, const std::string &Out, bool Asm) {
   return R.run(A);
 }
 
+/// The questions build systems ask a compiler (-dumpmachine, -print-*),
+/// answered as cc answers them, without compiling anything: the version is
+/// parcc's; the search directories, files and programs are those of the
+/// back end, which links the program, except parcc's runtime libraries.
+int Job::answerQueries() {
+  for (const std::string &Q : O.Queries) {
+    StringRef A(Q);
+    if (A == "-dumpversion" || A == "-dumpfullversion") {
+      outs() << PARCC_VERSION << "\n";
+      continue;
+    }
+    StringRef Name = A;
+    if (Name.consume_front("-print-file-name=") && Name.starts_with("libparc")) {
+      SmallString<256> Path(P.RuntimeLib);
+      sys::path::append(Path, Name);
+      if (sys::fs::exists(Path)) {
+        outs() << Path << "\n";
+        continue;
+      }
+    }
+    outs().flush();
+    if (!R.init() || !R.run({Q}))
+      return 1;
+  }
+  return 0;
+}
+
+/// -v alone: parcc's version and the back end's, as cc -v tells its own.
+int Job::describe() {
+  errs() << "parcc version " << PARCC_VERSION << " (LLVM/Clang " << PARCC_LLVM_VERSION << ")\n"
+         << "Runtime: " << P.RuntimeInclude << ", " << P.RuntimeLib << "\n";
+  if (!R.init())
+    return 1;
+  return R.run({"-v"}) ? 0 : 1;
+}
+
 int Job::run(const char *Argv0) {
+  if (!O.Queries.empty())
+    return answerQueries();
+  if (O.Inputs.empty() && O.Verbose)
+    return describe();
   if (O.Inputs.empty())
     return fail("no input files");
+  for (Input &In : O.Inputs) {
+    if (In.Path != "-")
+      continue;
+    // As cc: -E reads C from standard input; anything else must be told.
+    if (O.M == Mode::Preprocess || O.M == Mode::Deps)
+      In.Parc = true;
+    if (!In.Parc)
+      return fail("-E or -x required when input is from standard input");
+  }
   for (const Input &In : O.Inputs)
-    if (!sys::fs::exists(In.Path))
+    if (In.Path != "-" && !sys::fs::exists(In.Path))
       return fail("no such file or directory: '" + In.Path + "'");
 
   // As cc: `parcc prog.pc -o prog.pc` must not replace the program.
@@ -806,11 +1086,16 @@ int Job::run(const char *Argv0) {
       std::string ObjName = stemOf(In.Path) + ".o";
       if (ObjName == sys::path::filename(In.Path))
         ObjName = stemOf(In.Path) + ".parc.o";
-      std::string Obj = tempFile(I, ObjName);
       std::string CFile;
       bool Temp;
-      if (Obj.empty() || !lower(In, "", CFile, Temp) ||
-          !compileEmitted(In, CFile, Temp, Obj, false)) {
+      if (!lower(In, "", CFile, Temp)) {
+        Ok = false;
+        break;
+      }
+      // Next to the lowered C (the same name each time: see keyedDir).
+      std::string Obj = Temp ? addTemp(sys::path::parent_path(CFile).str(), ObjName)
+                             : tempFile(I, ObjName);
+      if (Obj.empty() || !compileEmitted(In, CFile, Temp, Obj, false)) {
         Ok = false;
         break;
       }
@@ -865,6 +1150,14 @@ int Job::run(const char *Argv0) {
 
 } // namespace
 
+void noteInheritedSignals() {
+  for (size_t I = 0; I < std::size(InterruptSignals); ++I) {
+    struct sigaction Old;
+    InheritedIgnored[I] =
+        sigaction(InterruptSignals[I], nullptr, &Old) == 0 && Old.sa_handler == SIG_IGN;
+  }
+}
+
 int runDriver(ArrayRef<const char *> ArgvIn) {
   // @FILE: arguments read from FILE, as cc reads them (build systems write
   // long command lines so); an @FILE that names no file stays as it is.
@@ -877,6 +1170,7 @@ int runDriver(ArrayRef<const char *> ArgvIn) {
   Options O;
   if (std::optional<int> RC = parse(Argv, O))
     return *RC;
+  handleInterrupts();
   Paths P = findRuntime(Argv.empty() ? "parcc" : Argv[0]);
   Job J(O, P);
   return J.run(Argv.empty() ? "parcc" : Argv[0]);

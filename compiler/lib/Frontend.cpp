@@ -89,6 +89,21 @@ std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
   return std::shared_ptr<CompilerInvocation>(std::move(Inv));
 }
 
+/// The name the input goes by in diagnostics, line markers and the lowered
+/// C's #line directives: Path, or for standard input "<stdin>", as cc says.
+/// The text of standard input, already read, reaches Clang as a remapped
+/// file of that name (Clang would read the consumed stream again).
+std::string nameInput(CompilerInvocation &Inv, const std::string &Path) {
+  if (Path != "-")
+    return Path;
+  std::string Name = "<stdin>";
+  auto &Inputs = Inv.getFrontendOpts().Inputs;
+  for (FrontendInputFile &In : Inputs)
+    if (In.getFile() == "-")
+      In = FrontendInputFile(Name, In.getKind(), In.isSystem());
+  return Name;
+}
+
 /// Records the regions of the main file that #if/#ifdef skip.
 class SkipCollector : public PPCallbacks {
 public:
@@ -344,7 +359,9 @@ private:
 };
 
 bool readSource(const std::string &Path, std::string &Text) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  // "-": standard input, as cc reads it (`echo ... | cc -x c -`).
+  auto Buf = Path == "-" ? llvm::MemoryBuffer::getSTDIN()
+                         : llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf) {
     llvm::errs() << "parcc: error: cannot read '" << Path << "': " << Buf.getError().message()
                  << "\n";
@@ -403,10 +420,10 @@ bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool Sy
   return onBigStack([&] { return translateOnThisStack(Path, Opts, SyntaxOnly, OutC); });
 }
 
-static bool translateOnThisStack(const std::string &Path, const FrontendOptions &Opts,
+static bool translateOnThisStack(const std::string &InputPath, const FrontendOptions &Opts,
                                  bool SyntaxOnly, std::string &OutC) {
   std::string Text;
-  if (!readSource(Path, Text))
+  if (!readSource(InputPath, Text))
     return false;
 
   // Command-line errors (a bad -std=, ...) print in Clang's plain format.
@@ -419,9 +436,10 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
       ScanOpts.LineComment = 1;
   SourceScan Scan = scanSource(Text, ScanOpts);
   std::shared_ptr<CompilerInvocation> Inv =
-      makeInvocation(Path, Opts, !Scan.DeclaresFaa, ArgDiags);
+      makeInvocation(InputPath, Opts, !Scan.DeclaresFaa, ArgDiags);
   if (!Inv)
     return false;
+  std::string Path = nameInput(*Inv, InputPath);
   LowerOptions Lower = Opts.Lower;
   Lower.UndefFaa = Scan.DeclaresFaa;
 
@@ -441,6 +459,9 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
     auto PPInv = std::make_shared<CompilerInvocation>(*Inv);
     PPInv->getDependencyOutputOpts() = DependencyOutputOptions();
     CompilerInstance PPCI;
+    if (InputPath == "-")
+      PPInv->getPreprocessorOpts().addRemappedFile(
+          Path, llvm::MemoryBuffer::getMemBufferCopy(Text, Path).release());
     PPCI.setInvocation(PPInv);
     IgnoringDiagConsumer Quiet;
     PPCI.createDiagnostics(&Quiet, false);
@@ -484,10 +505,10 @@ static bool translateOnThisStack(const std::string &Path, const FrontendOptions 
   return Ran && St.Ok && !CI.getDiagnostics().hasErrorOccurred() && Printer.getNumErrors() == 0;
 }
 
-bool preprocessFile(const std::string &Path, const FrontendOptions &Opts,
+bool preprocessFile(const std::string &InputPath, const FrontendOptions &Opts,
                     const std::string &OutFile, bool AsCompiled) {
   std::string Text;
-  if (!readSource(Path, Text))
+  if (!readSource(InputPath, Text))
     return false;
   IntrusiveRefCntPtr<DiagnosticOptions> ArgOpts = new DiagnosticOptions();
   TextDiagnosticPrinter ArgPrinter(llvm::errs(), ArgOpts.get());
@@ -500,9 +521,14 @@ bool preprocessFile(const std::string &Path, const FrontendOptions &Opts,
         ScanOpts.LineComment = 1;
     ForceInclude = !scanSource(Text, ScanOpts).DeclaresFaa;
   }
-  std::shared_ptr<CompilerInvocation> Inv = makeInvocation(Path, Opts, ForceInclude, ArgDiags);
+  std::shared_ptr<CompilerInvocation> Inv =
+      makeInvocation(InputPath, Opts, ForceInclude, ArgDiags);
   if (!Inv)
     return false;
+  std::string Path = nameInput(*Inv, InputPath);
+  if (InputPath == "-")
+    Inv->getPreprocessorOpts().addRemappedFile(
+        Path, llvm::MemoryBuffer::getMemBufferCopy(Text, Path).release());
   DependencyOutputOptions &Dep = Inv->getDependencyOutputOpts();
   if (!Opts.DepFile.empty()) {
     Dep.OutputFile = Opts.DepFile;
@@ -511,8 +537,17 @@ bool preprocessFile(const std::string &Path, const FrontendOptions &Opts,
     Dep.UsePhonyTargets = Opts.DepPhony;
   }
   Inv->getFrontendOpts().OutputFile = OutFile;
-  Inv->getPreprocessorOutputOpts().ShowCPP = 1;
-  Inv->getPreprocessorOutputOpts().ShowLineMarkers = 1;
+  // As cc -E: -dM lists the macros instead of the text, -dD adds them to
+  // it, -dI keeps the #include lines, -P drops the line markers, -C and
+  // -CC keep comments.
+  PreprocessorOutputOptions &PO = Inv->getPreprocessorOutputOpts();
+  auto Has = [&](StringRef F) { return llvm::is_contained(Opts.PreprocessFlags, F); };
+  PO.ShowCPP = !Has("-dM");
+  PO.ShowMacros = Has("-dM") || Has("-dD");
+  PO.ShowIncludeDirectives = Has("-dI");
+  PO.ShowLineMarkers = !Has("-P");
+  PO.ShowComments = Has("-C") || Has("-CC");
+  PO.ShowMacroComments = Has("-CC");
   CompilerInstance CI;
   CI.setInvocation(Inv);
   CI.createDiagnostics();

@@ -4,6 +4,7 @@
 #include "llvm/Support/InitLLVM.h"
 
 int main(int argc, const char **argv) {
+  parcc::noteInheritedSignals();
   llvm::InitLLVM X(argc, argv);
   return parcc::runDriver(llvm::ArrayRef<const char *>(argv, argc));
 }

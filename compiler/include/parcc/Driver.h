@@ -16,6 +16,11 @@ namespace parcc {
 /// the exit status.
 int runDriver(llvm::ArrayRef<const char *> Argv);
 
+/// Records which interrupt signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
+/// parcc's parent left ignored; call before anything installs handlers
+/// (llvm::InitLLVM does).  Those stay ignored.
+void noteInheritedSignals();
+
 /// The flags parcc gives the back end when it compiles emitted C: warnings
 /// were reported by the front end, and the back end must not stop at
 /// Clang's DefaultError ones either.  (The fuzz target's in-process back-end

@@ -31,6 +31,8 @@ struct FrontendOptions {
   std::vector<std::string> DepTargets;
   bool DepSystemHeaders = true;
   bool DepPhony = false;
+  /// -E only: -dM -dD -dI -P -C -CC, as cc takes them.
+  std::vector<std::string> PreprocessFlags;
 };
 
 /// Translates Path.  With SyntaxOnly, stops after the checks.  Diagnostics

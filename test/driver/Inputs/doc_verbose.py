@@ -34,7 +34,7 @@ def norm(line):
     for w in words[1:]:
         if w == "-lnuma" or w.startswith("-fsanitize"):
             continue
-        w = re.sub(r"/\S*?/parcc-\w+/", "TMP/", w)
+        w = re.sub(r"/\S*?/parcc-[\w-]+/", "TMP/", w)
         w = re.sub(r"^-I\S*$", "-IRUNTIME", w)
         w = re.sub(r"^-L\S*$", "-LRUNTIME", w)
         w = re.sub(r"^-lparc-[at]san$", "-lparc", w)  # a sanitizer build's runtime

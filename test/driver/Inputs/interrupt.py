@@ -1,6 +1,9 @@
 """Runs a parcc command line, sends it a signal once its back end has
-started (the back end, a script, creates the file STARTED), and prints the
-files left in the temporary directory $TMPDIR, one per line.
+started (the back end creates the file STARTED, which may list the process
+ids of the back end and of what it started), and prints what is wrong
+afterwards: files and directories left in the temporary directory $TMPDIR,
+one per line, processes of the back end still running, and an exit other
+than death by the signal.
 
 usage: interrupt.py SIGNAL STARTED TMPDIR parcc ARGS...
 """
@@ -25,7 +28,28 @@ proc.send_signal(sig)
 proc.wait()
 if proc.returncode == 0:
     sys.exit("parcc was not stopped by the signal")
+if proc.returncode != -sig:
+    print("parcc exited with status %d, not by signal %s" % (proc.returncode, sys.argv[1]))
+
+
+def running(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except OSError:
+        return False
+
+
+with open(started) as f:
+    pids = [int(p) for p in f.read().split()]
 os.remove(started)
-for root, _, files in os.walk(tmpdir):
-    for f in files:
+deadline = time.time() + 5
+while any(running(p) for p in pids) and time.time() < deadline:
+    time.sleep(0.05)
+for p in pids:
+    if running(p):
+        print("process %d of the back end still runs" % p)
+        os.kill(p, signal.SIGKILL)
+for root, dirs, files in os.walk(tmpdir):
+    for f in dirs + files:
         print(os.path.join(root, f))
