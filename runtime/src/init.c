@@ -10,15 +10,42 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "internal.h"
 
 parc_runtime parc_rt;
 
+/* exit() while activities on other processors may still be writing stdout or
+ * stderr.  glibc's exit flushes and unbuffers the streams after the atexit
+ * handlers without taking their locks (_IO_cleanup), so a printf in progress
+ * on another processor tears lines, writes buffered text twice, or loses it.
+ * This handler, registered before any other so that it runs last, just ahead
+ * of that flush, takes the locks on the exiting thread: a call in progress
+ * completes first, and later ones wait until the process is gone.  The wait
+ * for a lock is bounded (a killed activity may hold one for ever, after an
+ * explicit flockfile): after a second the exit goes on without it. */
+static void hold_stream(FILE *f) {
+  struct timespec nap = {0, 50 * 1000};
+  for (int i = 0; i < 20000; i++) {
+    if (ftrylockfile(f) == 0)
+      return;
+    nanosleep(&nap, NULL);
+  }
+}
+
+static void exit_hold_stdio(void) {
+  if (!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE))
+    return; /* no other processor has run anything */
+  hold_stream(stdout);
+  hold_stream(stderr);
+}
+
 void parc_init(void) {
   if (parc_rt.inited)
     return;
   parc_rt.inited = 1;
+  atexit(exit_hold_stdio);
   parc_env_parse();
   parc_procs_init();
   parc_sched_init();
