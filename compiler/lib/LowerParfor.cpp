@@ -106,10 +106,12 @@ static QualType wideWord(const Session &S, const Construct &C) {
   return T->isSignedIntegerType() ? S.Ctx.getCorrespondingUnsignedType(T) : T;
 }
 
-std::string loopWordType(const Session &S, const Construct &C) {
-  QualType U = wideWord(S, C);
-  return U.isNull() ? "unsigned long long" : S.printType(U);
+/// The spelling of the loop word for wideWord's result Wide.
+static std::string wordSpelling(const Session &S, QualType Wide) {
+  return Wide.isNull() ? "unsigned long long" : S.printType(Wide);
 }
+
+std::string loopWordType(const Session &S, const Construct &C) { return wordSpelling(S, wideWord(S, C)); }
 
 void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn) {
   Session &S = O.S;
@@ -124,7 +126,7 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   // unsigned type, and the index is computed there (parc_iter is 64-bit);
   // the count of iterations is 64-bit like every other.
   QualType Wide = wideWord(S, C);
-  std::string U = loopWordType(S, C);
+  std::string U = wordSpelling(S, Wide);
   // `T i = (T)parc_iter(...); (void)i;` at the top of each iteration.
   auto Iter = [&](const char *Pad, const char *K) {
     std::string Value =
