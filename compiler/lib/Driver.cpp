@@ -990,9 +990,17 @@ int Job::describe() {
 int Job::run(const char *Argv0) {
   if (!O.Queries.empty())
     return answerQueries();
-  if (O.Inputs.empty() && O.Verbose)
+  // As cc, -l and -Wl, options are inputs of the link: `cc -Wl,--version`
+  // (meson finds the linker so), `cc -lm` link with no source.
+  bool LinkerInputs = false;
+  for (const LinkItem &L : O.Link) {
+    StringRef Arg(L.Arg);
+    LinkerInputs |= L.Input < 0 && (Arg.starts_with("-Wl,") || Arg.starts_with("-l") ||
+                                    Arg == "-Xlinker");
+  }
+  if (O.Inputs.empty() && O.Verbose && !LinkerInputs)
     return describe();
-  if (O.Inputs.empty())
+  if (O.Inputs.empty() && !(LinkerInputs && O.M == Mode::Link))
     return fail("no input files");
   for (Input &In : O.Inputs) {
     if (In.Path != "-")
