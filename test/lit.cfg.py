@@ -3,6 +3,7 @@
 # Composed substitutions in the manner of OpenMP's runtime tests:
 #   %parcc            the compiler under test (back end: the runtime's C compiler)
 #   %parcc-clang      the compiler under test with clang-19 as back end
+#   %parcc-path       the compiler's executable alone (for CC=, CMAKE_C_COMPILER=)
 #   %cc-runtime       compile and link hand-lowered C against libparc
 #   %run-1 / %run-4   run a program at PARC_NPROCS=1 / 4 (with a time limit)
 #   %FileCheck, %not  the LLVM test tools
@@ -52,6 +53,7 @@ runtime_cc = "%s -std=gnu11 -Wall -Wextra -Werror -g -O1%s -I%s %%s -L%s -lparc 
 config.substitutions.append(("%runtime-include", config.runtime_include))
 config.substitutions.append(("%clang19", config.clang19 or "clang-19"))
 config.substitutions.append(("%gcc", shutil.which("gcc") or "gcc"))
+config.substitutions.append(("%parcc-path", config.parcc))  # the executable alone
 config.substitutions.append(("%parcc-clang", "%s --cc=%s%s" % (config.parcc, config.clang19, san)))
 config.substitutions.append(("%parcc", config.parcc + san))
 config.substitutions.append(("%cc-runtime", runtime_cc))

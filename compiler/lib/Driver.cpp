@@ -685,6 +685,8 @@ public:
 private:
   int answerQueries();
   int describe();
+  bool profiling() const;
+  std::string profileObject(const Input &In);
   FrontendOptions frontFor(const Input &In, const std::string &Obj, std::string &DepAppend);
   bool translate(const Input &In, const std::string &Obj, bool SyntaxOnly, std::string &C);
   bool preprocess(const Input &In);
@@ -743,7 +745,8 @@ std::string Job::tempDir(size_t Index) {
 }
 
 /// The directory for the lowered C of input In (and, when linking, its
-/// object): one whose name depends on that C and the input's path only, so
+/// object): one whose name depends on that C, the input's path and the
+/// back end's options only, so
 /// that compiling the same source again gives the back end the same
 /// command line and the same file name.  A compiler cache in PARCC_CC
 /// ("ccache gcc") hashes both (the input's path, and the line markers of
@@ -759,6 +762,15 @@ std::string Job::keyedDir(const Input &In, StringRef C) {
   Hash.update(Abs);
   Hash.update(ArrayRef<uint8_t>{0});
   Hash.update(C);
+  // And the back end's options: compiles of one source with other options
+  // at the same time (a static and a shared library's objects, -fPIC)
+  // do not compete for one directory.
+  for (const auto *List : {&O.BackCompile, &O.BackAndLink})
+    for (const std::string &A : *List) {
+      Hash.update(ArrayRef<uint8_t>{0});
+      Hash.update(A);
+    }
+  Hash.update(ArrayRef<uint8_t>{uint8_t(O.M)});
   MD5::MD5Result Sum;
   Hash.final(Sum);
   SmallString<256> Dir;
@@ -987,6 +999,33 @@ int Job::describe() {
   return R.run({"-v"}) ? 0 : 1;
 }
 
+/// Whether the back end writes coverage or profile files named after the
+/// object (gcc's --coverage, -fprofile-arcs, -ftest-coverage,
+/// -fprofile-generate, and -fprofile-use, which reads them).
+bool Job::profiling() const {
+  for (const std::string &F : O.BackAndLink) {
+    StringRef A(F);
+    if (A == "--coverage" || A == "-coverage" || A == "-fprofile-arcs" ||
+        A == "-ftest-coverage" || A.starts_with("-fprofile-generate") ||
+        A.starts_with("-fprofile-use"))
+      return true;
+  }
+  return false;
+}
+
+/// The object of input In when a program is linked with profiling
+/// (profiling()): the back end names the .gcno file after the object and
+/// builds the .gcda path into it, so a temporary object would leave them in
+/// a temporary directory (which the program then creates again at run
+/// time).  As gcc does for `gcc --coverage a.c -o prog`, the files are
+/// PROG-a.gcno and PROG-a.gcda next to the program: the object is
+/// PROG-a.o there, removed after the link.
+std::string Job::profileObject(const Input &In) {
+  std::string Prog = O.Output.empty() ? "a.out" : O.Output;
+  std::string Dir = sys::path::parent_path(Prog).str();
+  return addTemp(Dir, sys::path::stem(Prog).str() + "-" + stemOf(In.Path) + ".o");
+}
+
 int Job::run(const char *Argv0) {
   if (!O.Queries.empty())
     return answerQueries();
@@ -1100,9 +1139,11 @@ int Job::run(const char *Argv0) {
         Ok = false;
         break;
       }
-      // Next to the lowered C (the same name each time: see keyedDir).
-      std::string Obj = Temp ? addTemp(sys::path::parent_path(CFile).str(), ObjName)
-                             : tempFile(I, ObjName);
+      // Next to the lowered C (the same name each time: see keyedDir);
+      // with coverage or profile data, see profileObject.
+      std::string Obj = profiling()  ? profileObject(In)
+                        : Temp       ? addTemp(sys::path::parent_path(CFile).str(), ObjName)
+                                     : tempFile(I, ObjName);
       if (Obj.empty() || !compileEmitted(In, CFile, Temp, Obj, false)) {
         Ok = false;
         break;

@@ -1,0 +1,2 @@
+#define SQ_SCALE 1
+long sq_sum(int n);
