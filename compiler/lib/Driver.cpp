@@ -615,7 +615,14 @@ public:
     return true;
   }
 
-  bool run(std::vector<std::string> Args) {
+  /// Runs the back end with Args.  With -v, the back end gets -v too
+  /// (unless Own: the command is already a question of its own), and shows
+  /// its own stages (cc1, as, collect2), as `cc -v` shows all of them;
+  /// CMake learns the libraries a link needs (libparc, pthreads) from
+  /// that, for targets of other languages that link parcc's objects.
+  bool run(std::vector<std::string> Args, bool Own = false) {
+    if (O.Verbose && !Own)
+      Args.push_back("-v");
     Args.insert(Args.begin(), CCArgs.begin(), CCArgs.end());
     Args.insert(Args.begin(), Program);
     if (O.Verbose) {
@@ -984,7 +991,7 @@ int Job::answerQueries() {
       }
     }
     outs().flush();
-    if (!R.init() || !R.run({Q}))
+    if (!R.init() || !R.run({Q}, /*Own=*/true))
       return 1;
   }
   return 0;
@@ -996,7 +1003,7 @@ int Job::describe() {
          << "Runtime: " << P.RuntimeInclude << ", " << P.RuntimeLib << "\n";
   if (!R.init())
     return 1;
-  return R.run({"-v"}) ? 0 : 1;
+  return R.run({"-v"}, /*Own=*/true) ? 0 : 1;
 }
 
 /// Whether the back end writes coverage or profile files named after the

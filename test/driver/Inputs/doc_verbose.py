@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """docs/reference.md shows what `parcc -v -O2 -g counter.pc -o counter`
-prints.  This runs that command on the tour's counter.pc in TMP_DIR and
+prints (its own lines: the back-end commands).  This runs that command on the tour's counter.pc in TMP_DIR and
 compares the two, once the parts that differ from machine to machine are
 replaced: the back-end compiler's path, the temporary directory, the
 runtime's -I and -L directories, -lnuma (present only with libnuma), and
@@ -26,6 +26,12 @@ shutil.copy(counter, os.path.join(tmp, "counter.pc"))
 r = subprocess.run(shlex.split(parcc) + shlex.split(cmd[len("$ parcc"):]), cwd=tmp,
                    capture_output=True, text=True)
 real = (r.stdout + r.stderr).split("\n")[:-1]
+# parcc's own lines are the back-end commands it runs; the back end, given
+# -v too, shows its stages after each (cc1, as, collect2), which the
+# reference leaves out.
+if real:
+    back_end = real[0].split()[0]
+    real = [l for l in real if l.split()[:1] == [back_end]]
 
 
 def norm(line):
