@@ -158,6 +158,22 @@ typedef void (*parc_body_fn)(parc_act *self, void *env);
 extern unsigned parc_kill_pending_;
 void parc_poll_slow(void);
 
+/* Every file that parcc compiles polls, plain C too (its functions may run in
+ * activities of other files), so its object refers to the two entries above.
+ * Weak stand-ins let such an object link without libparc, as an object of
+ * cc's does: a makefile that links with `cc` or another compiler (8cc's
+ * links with cc, tinycc's dlltest with tcc), a static library that a cc
+ * program links.  A program that uses nothing else of the runtime then gets
+ * none of it either: no constructor reading PARC_NPROCS before main.  The
+ * count stays 0, so the stand-in is never called.  Where libparc is linked,
+ * kill.c's definitions replace them (a strong definition wins over weak
+ * ones), and kill.c is in every link that uses the runtime: descriptor.c,
+ * which every construct and blocking operation needs, calls parc_kill_done. */
+#ifndef PARC_RUNTIME_SOURCE
+__attribute__((__weak__)) unsigned parc_kill_pending_;
+__attribute__((__weak__)) void parc_poll_slow(void) {}
+#endif
+
 static __inline__ void parc_poll(void) {
   if (__builtin_expect(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) != 0, 0))
     parc_poll_slow();

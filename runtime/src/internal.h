@@ -15,6 +15,9 @@
 #include <stdint.h>
 
 #include "config.h"
+/* The runtime defines parc_kill_pending_ and parc_poll_slow (kill.c), in
+ * place of parc_abi.h's weak stand-ins for objects linked without it. */
+#define PARC_RUNTIME_SOURCE 1
 #include "parc_abi.h"
 
 #define PARC_INTERNAL __attribute__((visibility("hidden")))
