@@ -718,6 +718,23 @@ private:
   std::set<std::string> DepsWritten; // dependency files this run wrote
 };
 
+/// Where temporary directories go, as gcc chooses: the first of $TMPDIR,
+/// $TMP, $TEMP, /tmp, /var/tmp, /usr/tmp and the current directory that is
+/// a directory parcc may write in (a TMPDIR that names no directory is
+/// passed over, not an error).
+std::string tempBase() {
+  std::vector<std::string> Candidates;
+  for (const char *Var : {"TMPDIR", "TMP", "TEMP"})
+    if (std::optional<std::string> V = sys::Process::GetEnv(Var); V && !V->empty())
+      Candidates.push_back(*V);
+  for (const char *Dir : {"/tmp", "/var/tmp", "/usr/tmp"})
+    Candidates.push_back(Dir);
+  for (const std::string &C : Candidates)
+    if (sys::fs::is_directory(C) && access(C.c_str(), W_OK | X_OK) == 0)
+      return C;
+  return ".";
+}
+
 /// The directory for input Index's temporary files: one per input inside
 /// a private directory of this run, so that the files can carry the
 /// user's own names.  The back end then names the user's file, not a
@@ -727,7 +744,7 @@ private:
 std::string Job::tempDir(size_t Index) {
   if (TempRoot.empty()) {
     SmallString<256> Model;
-    sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Model);
+    Model = tempBase();
     sys::path::append(Model, "parcc");
     SmallString<256> Dir;
     if (std::error_code EC = sys::fs::createUniqueDirectory(Model, Dir)) {
@@ -781,7 +798,7 @@ std::string Job::keyedDir(const Input &In, StringRef C) {
   MD5::MD5Result Sum;
   Hash.final(Sum);
   SmallString<256> Dir;
-  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+  Dir = tempBase();
   sys::path::append(Dir, "parcc-" + std::to_string(getuid()) + "-" +
                              Sum.digest().str().substr(0, 16));
   std::string D(Dir);
