@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -41,11 +42,40 @@ static void exit_hold_stdio(void) {
   hold_stream(stderr);
 }
 
+/* Several activities calling exit() at once.  glibc runs each atexit handler
+ * once, in whichever exiting thread pops it, and a thread that finds the list
+ * empty goes straight on to flush stdio and _exit: while the first exit() is
+ * still in a handler (writing a results file, say), a second one ended the
+ * process, cutting the handler short and losing its output, and flushed
+ * stdout alongside the first.  As in C, where exit() ends the program once,
+ * only the first exit() goes on: every later one waits here for the process
+ * to end.  exit() calls the calling thread's thread_local destructors first,
+ * so this gate is one, registered on the main thread and on each processor's
+ * thread (which never end otherwise).  Without __cxa_thread_atexit_impl (not
+ * glibc) there is no gate. */
+static int exit_begun; /* atomic */
+
+static void exit_gate(void *arg) {
+  (void)arg;
+  if (!__atomic_exchange_n(&exit_begun, 1, __ATOMIC_ACQ_REL))
+    return;
+  for (;;)
+    pause();
+}
+
+extern int __cxa_thread_atexit_impl(void (*)(void *), void *, void *) __attribute__((weak));
+
+void parc_exit_gate_thread(void) {
+  if (__cxa_thread_atexit_impl)
+    __cxa_thread_atexit_impl(exit_gate, NULL, &exit_begun);
+}
+
 void parc_init(void) {
   if (parc_rt.inited)
     return;
   parc_rt.inited = 1;
   atexit(exit_hold_stdio);
+  parc_exit_gate_thread(); /* the constructor runs on the main thread */
   parc_env_parse();
   parc_procs_init();
   parc_sched_init();

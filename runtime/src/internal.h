@@ -490,6 +490,7 @@ static inline uint64_t parc_ld(const uint64_t *p) { return __atomic_load_n(p, __
 
 /* ---- init.c / env.c ---- */
 PARC_INTERNAL void parc_init(void);
+PARC_INTERNAL void parc_exit_gate_thread(void);
 PARC_INTERNAL void parc_start(void);
 static inline void parc_ensure_started(void) {
   /* acquire: pairs with the release in parc_start, so a thread that sees

@@ -248,6 +248,7 @@ static void *worker_main(void *arg) {
   /* relaxed: a report only */
   __atomic_store_n(&p->cpu, cpu, __ATOMIC_RELAXED);
   parc_sigsegv_init_thread();
+  parc_exit_gate_thread();
   p->sched = &p->sched_ctx;
   parc_ctx_init_native(p->sched);
   p->cur = p->sched;
