@@ -1046,8 +1046,13 @@ bool Job::profiling() const {
 /// PROG-a.o there, removed after the link.
 std::string Job::profileObject(const Input &In) {
   std::string Prog = O.Output.empty() ? "a.out" : O.Output;
-  std::string Dir = sys::path::parent_path(Prog).str();
-  return addTemp(Dir, sys::path::stem(Prog).str() + "-" + stemOf(In.Path) + ".o");
+  SmallString<256> Obj(sys::path::parent_path(Prog));
+  sys::path::append(Obj, sys::path::stem(Prog).str() + "-" + stemOf(In.Path) + ".o");
+  // A file of the user's by that name is left alone (the object then goes
+  // to the temporary directory, with its coverage files).
+  if (sys::fs::exists(Obj))
+    return "";
+  return addTemp(std::string(sys::path::parent_path(Obj)), sys::path::filename(Obj));
 }
 
 int Job::run(const char *Argv0) {
@@ -1165,9 +1170,9 @@ int Job::run(const char *Argv0) {
       }
       // Next to the lowered C (the same name each time: see keyedDir);
       // with coverage or profile data, see profileObject.
-      std::string Obj = profiling()  ? profileObject(In)
-                        : Temp       ? addTemp(sys::path::parent_path(CFile).str(), ObjName)
-                                     : tempFile(I, ObjName);
+      std::string Obj = profiling() ? profileObject(In) : "";
+      if (Obj.empty())
+        Obj = Temp ? addTemp(sys::path::parent_path(CFile).str(), ObjName) : tempFile(I, ObjName);
       if (Obj.empty() || !compileEmitted(In, CFile, Temp, Obj, false)) {
         Ok = false;
         break;
