@@ -60,7 +60,9 @@ namespace {
 //===-- Interruption --------------------------------------------------------===//
 //
 // SIGINT, SIGTERM, SIGHUP or SIGQUIT to parcc (a user's Ctrl-C or kill, a
-// build tool stopping its jobs) stops the back end too, with the same
+// build tool stopping its jobs), or SIGPIPE (`parcc -E ... | head`: LLVM's
+// own handler would exit with status 74 and leave the directories) stops
+// the back end too, with the same
 // signal: the back end and everything it started (gcc's cc1, as, collect2,
 // ld), found through /proc, since a kill aimed at parcc alone reaches no
 // child, and gcc itself passes no signal on to its own.  Once they have
@@ -79,7 +81,7 @@ struct DirNode {
 };
 std::atomic<DirNode *> TempDirList{nullptr};
 
-const int InterruptSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+const int InterruptSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 bool InheritedIgnored[std::size(InterruptSignals)];
 
 /// Appends the decimal form of N to Buf at Len (async-signal-safe).

@@ -16,7 +16,7 @@ namespace parcc {
 /// the exit status.
 int runDriver(llvm::ArrayRef<const char *> Argv);
 
-/// Records which interrupt signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
+/// Records which interrupt signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE)
 /// parcc's parent left ignored; call before anything installs handlers
 /// (llvm::InitLLVM does).  Those stay ignored.
 void noteInheritedSignals();

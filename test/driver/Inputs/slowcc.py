@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 
-for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGPIPE):
     signal.signal(s, signal.SIG_DFL)
 started = sys.argv[1]
 child = subprocess.Popen(["sleep", "30"], stdin=subprocess.DEVNULL,
