@@ -578,10 +578,60 @@ static bool pollHead(Session &S, const Stmt *L, bool Insert = true) {
   return pollEmptyFor(S, F, Insert);
 }
 
+/// The `#pragma` line (continuation lines joined) that comes right before
+/// B1 offset Off, which starts a statement, with only blank lines and `//`
+/// comment lines between; "" if none.  Such a pragma governs the statement:
+/// gcc takes nothing between them (`#pragma GCC unroll 4` or `#pragma omp
+/// parallel for`, then `parc_poll(); for ...`: "for statement expected").
+static std::string pragmaBefore(Session &S, unsigned Off) {
+  StringRef T(S.TP.Text);
+  if (Off > T.size())
+    return "";
+  size_t LineStart = T.rfind('\n', Off == 0 ? 0 : Off - 1);
+  LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+  if (!T.slice(LineStart, Off).trim().empty())
+    return ""; // something else comes first on the statement's line
+  while (LineStart > 0) {
+    // The logical line that ends at LineStart - 1, continuations joined.
+    size_t End = LineStart - 1, Begin = End;
+    while (true) {
+      size_t NL = Begin == 0 ? StringRef::npos : T.rfind('\n', Begin - 1);
+      size_t B = NL == StringRef::npos ? 0 : NL + 1;
+      Begin = B;
+      if (B < 2 || T[B - 2] != '\\')
+        break;
+      Begin = B - 1; // the line before ends with a backslash
+    }
+    StringRef Line = T.slice(Begin, End).trim();
+    LineStart = Begin;
+    if (Line.empty() || Line.starts_with("//"))
+      continue;
+    if (!Line.consume_front("#"))
+      return "";
+    Line = Line.ltrim();
+    if (!Line.consume_front("pragma") || Line.empty() || !isspace((unsigned char)Line[0]))
+      return "";
+    return Line.trim().str();
+  }
+  return "";
+}
+
+/// An OpenMP or OpenACC loop directive right before loop L: the loop must
+/// keep its canonical form (`for (i = 0; i < n; i++)`, no poll in it), and
+/// so must the loops that collapse(N) joins to it.
+static bool directiveLoop(Session &S, const Stmt *L) {
+  if (L->getBeginLoc().isMacroID())
+    return false;
+  std::string P = pragmaBefore(S, S.offset(L->getBeginLoc()));
+  return StringRef(P).starts_with("omp") || StringRef(P).starts_with("acc");
+}
+
 /// Does the head of loop L poll, before its first iteration too?
 static bool headPolls(Session &S, Planner &P, const Stmt *L, const FunctionModel &F) {
   if (!isa<WhileStmt>(L) && !isa<ForStmt>(L))
     return false; // a do loop runs its body first
+  if (directiveLoop(S, L))
+    return false;
   if (L->getBeginLoc().isMacroID() || P.pollFree(L, F) || P.once(L))
     return false;
   if (const auto *Fo = dyn_cast<ForStmt>(L))
@@ -620,8 +670,16 @@ static bool entryPollAt(Session &S, Planner &P, FunctionModel &F, const Compound
       C->PollFirst = true;
       return false;
     }
-  if (Skipped && !isa<DeclStmt>(First) && !First->getBeginLoc().isMacroID())
-    At = S.offset(First->getBeginLoc());
+  // Not between a pragma and the statement it governs: at the entry then.
+  // (A loop under `#pragma GCC unroll` or `#pragma clang loop` is an
+  // AttributedStmt that starts at the pragma itself.)
+  if (Skipped && !isa<DeclStmt>(First) && !First->getBeginLoc().isMacroID()) {
+    unsigned Off = S.offset(First->getBeginLoc());
+    StringRef Text = StringRef(S.TP.Text).substr(Off);
+    if (!Text.starts_with("#") && !Text.starts_with("pragma") && !Text.starts_with("_Pragma") &&
+        pragmaBefore(S, Off).empty())
+      At = Off;
+  }
   return true;
 }
 
@@ -831,8 +889,24 @@ void insertPolls(Outliner &O) {
     }
     if (!S.Opts.Polls)
       continue;
+    // The loops of an OpenMP or OpenACC loop directive, and the loops in
+    // them, keep their form: they run on the directive's threads, not in
+    // activities, and collapse(N) joins nested loops to the first.
+    std::vector<std::pair<unsigned, unsigned>> Directed;
     for (const Stmt *L : F->Loops)
-      if (!P.pollFree(L, *F) && !P.once(L))
+      if (directiveLoop(S, L) && !L->getEndLoc().isMacroID())
+        Directed.push_back({S.offset(L->getBeginLoc()), S.endOffset(L->getEndLoc())});
+    auto InDirected = [&](const Stmt *L) {
+      if (L->getBeginLoc().isMacroID())
+        return false;
+      unsigned B = S.offset(L->getBeginLoc());
+      for (auto [Lo, Hi] : Directed)
+        if (Lo <= B && B < Hi)
+          return true;
+      return false;
+    };
+    for (const Stmt *L : F->Loops)
+      if (!P.pollFree(L, *F) && !P.once(L) && !InDirected(L))
         pollHead(S, L); // or none: pollMacroLoops has polled it
     for (const GotoStmt *G : F->Gotos)
       pollBackGoto(S, G);
