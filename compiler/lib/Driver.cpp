@@ -973,7 +973,9 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
   }
   A.push_back("-x");
   A.push_back("c");
-  A.push_back(CFile);
+  // -save-temps of standard input: -.parc.c, which the back end would
+  // take for an option.
+  A.push_back(StringRef(CFile).starts_with("-") ? "./" + CFile : CFile);
   A.push_back("-o");
   A.push_back(Out);
   return R.run(A);
