@@ -201,6 +201,7 @@ struct Input {
   std::string Path;
   bool Parc; // goes through the PARC front end
   bool Object; // object, archive or shared library: for the linker only
+  std::string Lang = {}; // -x LANG for the back end (assembler...), or ""
 };
 
 /// One item of the link line, in command-line order.
@@ -335,8 +336,9 @@ std::string quoteTarget(StringRef T) {
 /// Parses Argv into O.  Returns an exit status on error or for --help and
 /// --version, nothing to go on.
 std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
-  enum class Lang { None, Parc, C };
+  enum class Lang { None, Parc, C, BackEnd };
   Lang XLang = Lang::None;
+  std::string BackEndLang; // with Lang::BackEnd
   for (size_t I = 1; I < Argv.size(); ++I) {
     StringRef A = Argv[I];
     auto Value = [&](StringRef Flag, std::string &Out) -> bool {
@@ -371,6 +373,8 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       Input In{A.str(), false, false};
       if (XLang == Lang::Parc || XLang == Lang::C)
         In.Parc = true;
+      else if (XLang == Lang::BackEnd)
+        In.Lang = BackEndLang;
       else if (isParcSource(A))
         In.Parc = true;
       else
@@ -428,8 +432,13 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
         XLang = Lang::Parc;
       else if (L == "none")
         XLang = Lang::None;
-      else
-        return fail("language '" + L + "' is not supported; parcc compiles C and PARC (-x c, -x pc)");
+      else if (L == "assembler" || L == "assembler-with-cpp") {
+        // As cc: handed to the back end, which assembles them.
+        XLang = Lang::BackEnd;
+        BackEndLang = L.str();
+      } else
+        return fail("language '" + L + "' is not supported; parcc compiles C and PARC (-x c, -x pc)" +
+                    " and hands assembler to the back end (-x assembler, -x assembler-with-cpp)");
     } else if (A == "-MD")
       O.MD = true;
     else if (A == "-MMD")
@@ -985,6 +994,10 @@ bool Job::compileOther(const Input &In, const std::string &Out, bool Asm) {
   std::vector<std::string> A = {Asm ? "-S" : "-c"};
   A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
   A.insert(A.end(), O.BackAndLink.begin(), O.BackAndLink.end());
+  if (!In.Lang.empty()) {
+    A.push_back("-x");
+    A.push_back(In.Lang);
+  }
   A.push_back(In.Path);
   A.push_back("-o");
   A.push_back(Out);
@@ -1187,7 +1200,12 @@ int Job::run(const char *Argv0) {
       break;
     std::vector<std::string> A(O.BackAndLink.begin(), O.BackAndLink.end());
     for (const LinkItem &L : O.Link)
-      A.push_back(L.Input >= 0 ? Objs[L.Input] : L.Arg);
+      if (L.Input >= 0 && !O.Inputs[L.Input].Lang.empty()) {
+        // -x assembler FILE: the back end assembles it while linking.
+        A.insert(A.end(), {"-x", O.Inputs[L.Input].Lang, Objs[L.Input], "-x", "none"});
+      } else {
+        A.push_back(L.Input >= 0 ? Objs[L.Input] : L.Arg);
+      }
     A.push_back("-L" + P.RuntimeLib);
     // -fsanitize=thread or address: the runtime built with that sanitizer,
     // which announces its context switches to it (runtime/CMakeLists.txt).
