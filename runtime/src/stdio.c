@@ -1,0 +1,83 @@
+/* stdio.c - printf and fprintf whole under the stream's lock.
+ *
+ * The contract: output written with stdio by activities is not torn at the
+ * level of a single printf call.  glibc (2.36 here) keeps that for buffered
+ * streams, but printf to an unbuffered stream (stderr always, stdout after
+ * setvbuf(_IONBF)) formats into an 8 KiB buffer of its own and writes each
+ * full one out before it takes the stream's lock, so one printf of more than
+ * 8 KiB is interleaved with other threads' output: with 8 threads printing
+ * 100 KB lines, every line came out torn.  These definitions, linked into
+ * the program ahead of libc's, take the stream's lock (recursive) around
+ * the whole call.  They are hidden, so a shared library built by parcc keeps
+ * them to itself.  Only with glibc, whose __vfprintf_chk does the work
+ * (flag 0: exactly vfprintf).  __vfprintf_chk itself, which the
+ * _FORTIFY_SOURCE versions of vprintf and vfprintf call from the program,
+ * is not wrapped: the wrappers need libc's. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+#ifdef __GLIBC__
+
+extern int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap);
+
+#define PARC_STDIO_WRAP __attribute__((visibility("hidden")))
+
+static int locked_vfprintf(FILE *f, int flag, const char *fmt, va_list ap) {
+  flockfile(f);
+  int r = __vfprintf_chk(f, flag, fmt, ap);
+  funlockfile(f);
+  return r;
+}
+
+PARC_STDIO_WRAP int vfprintf(FILE *restrict f, const char *restrict fmt, va_list ap) {
+  return locked_vfprintf(f, 0, fmt, ap);
+}
+
+PARC_STDIO_WRAP int vprintf(const char *restrict fmt, va_list ap) {
+  return locked_vfprintf(stdout, 0, fmt, ap);
+}
+
+PARC_STDIO_WRAP int fprintf(FILE *restrict f, const char *restrict fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = locked_vfprintf(f, 0, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+PARC_STDIO_WRAP int printf(const char *restrict fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = locked_vfprintf(stdout, 0, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+/* The same for -D_FORTIFY_SOURCE, which calls these instead. */
+int __printf_chk(int flag, const char *fmt, ...);
+int __fprintf_chk(FILE *f, int flag, const char *fmt, ...);
+int __vprintf_chk(int flag, const char *fmt, va_list ap);
+
+PARC_STDIO_WRAP int __printf_chk(int flag, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = locked_vfprintf(stdout, flag, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+PARC_STDIO_WRAP int __fprintf_chk(FILE *f, int flag, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = locked_vfprintf(f, flag, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+PARC_STDIO_WRAP int __vprintf_chk(int flag, const char *fmt, va_list ap) {
+  return locked_vfprintf(stdout, flag, fmt, ap);
+}
+
+#endif
