@@ -673,11 +673,25 @@ static bool entryPollAt(Session &S, Planner &P, FunctionModel &F, const Compound
   // Not between a pragma and the statement it governs: at the entry then.
   // (A loop under `#pragma GCC unroll` or `#pragma clang loop` is an
   // AttributedStmt that starts at the pragma itself.)
+  // Nor after a macro that the statement continues (`PFOR for (...)` with
+  // `#define PFOR _Pragma("omp parallel for")`): only after a `;`, a brace,
+  // a label's colon or a directive that is no pragma.
   if (Skipped && !isa<DeclStmt>(First) && !First->getBeginLoc().isMacroID()) {
     unsigned Off = S.offset(First->getBeginLoc());
     StringRef Text = StringRef(S.TP.Text).substr(Off);
-    if (!Text.starts_with("#") && !Text.starts_with("pragma") && !Text.starts_with("_Pragma") &&
-        pragmaBefore(S, Off).empty())
+    std::vector<Session::RawToken> Before = S.lexRange(S.endOffset(Body->getLBracLoc()), Off);
+    bool After = false;
+    if (!Before.empty()) {
+      const Session::RawToken &T = Before.back();
+      StringRef Upto = StringRef(S.TP.Text).substr(0, T.Off);
+      size_t LineStart = Upto.rfind('\n');
+      StringRef Line = Upto.substr(LineStart == StringRef::npos ? 0 : LineStart + 1).ltrim();
+      After = Line.starts_with("#") ? true
+                                    : T.Kind == tok::semi || T.Kind == tok::l_brace ||
+                                          T.Kind == tok::r_brace || T.Kind == tok::colon;
+    }
+    if (After && !Text.starts_with("#") && !Text.starts_with("pragma") &&
+        !Text.starts_with("_Pragma") && pragmaBefore(S, Off).empty())
       At = Off;
   }
   return true;

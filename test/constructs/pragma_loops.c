@@ -14,7 +14,7 @@
 // RUN: %parcc-clang %cflags-strict -O2 %s -o %t.clang
 // RUN: %run %t.clang | %FileCheck %s
 // RUN: %parcc -emit-c %s | %FileCheck %s --check-prefix=EMIT
-// CHECK: 387072.0 21 4950
+// CHECK: 387072.0 21 4950 1008.0
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +54,23 @@ long unrolled(const char *w)
     return n;
 }
 
+// A pragma that a macro writes (_Pragma) is found by what comes before
+// the loop: a macro name, which the statement continues, and no `;`.
+// EMIT-LABEL: double halves(int n)
+// EMIT-NEXT: { parc_poll();
+// EMIT: PFOR
+// EMIT-NEXT: for (int i = 0; i < n; i++)
+#define PFOR _Pragma("omp parallel for reduction(+:h)")
+static double half(int i) { return i * 0.5; }
+double halves(int n)
+{
+    double h = 0;
+    PFOR
+    for (int i = 0; i < n; i++)
+        h += half(i);
+    return h;
+}
+
 // A loop in an omp parallel region that is no loop directive polls.
 // EMIT-LABEL: int main(void)
 // EMIT: while ((parc_poll(), k < 0))
@@ -71,6 +88,6 @@ int main(void)
 #pragma omp simd reduction(+:t)
     for (int i = 0; i < 100; i++)
         t += i;
-    printf("%.1f %ld %ld\n", fill(64), unrolled("abcdef"), t);
+    printf("%.1f %ld %ld %.1f\n", fill(64), unrolled("abcdef"), t, halves(64));
     return 0;
 }
