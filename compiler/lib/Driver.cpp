@@ -713,6 +713,7 @@ private:
   bool compileEmitted(const Input &In, const std::string &CFile, bool Temp,
                       const std::string &Out, bool Asm);
   bool compileOther(const Input &In, const std::string &Out, bool Asm);
+  bool preprocessOther(const Input &In);
   size_t indexOf(const Input &In) const { return &In - O.Inputs.data(); }
   std::string tempDir(size_t Index);
   std::string tempFile(size_t Index, StringRef Name);
@@ -990,6 +991,25 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
   return R.run(A);
 }
 
+bool Job::preprocessOther(const Input &In) {
+  if (!R.init())
+    return false;
+  std::vector<std::string> A = {"-E"};
+  A.insert(A.end(), O.PreprocessFlags.begin(), O.PreprocessFlags.end());
+  A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
+  A.insert(A.end(), O.BackAndLink.begin(), O.BackAndLink.end());
+  if (!In.Lang.empty()) {
+    A.push_back("-x");
+    A.push_back(In.Lang);
+  }
+  A.push_back(In.Path);
+  if (!O.Output.empty()) {
+    A.push_back("-o");
+    A.push_back(O.Output);
+  }
+  return R.run(A);
+}
+
 bool Job::compileOther(const Input &In, const std::string &Out, bool Asm) {
   std::vector<std::string> A = {Asm ? "-S" : "-c"};
   A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
@@ -1088,6 +1108,12 @@ int Job::run(const char *Argv0) {
   if (O.Inputs.empty() && !(LinkerInputs && O.M == Mode::Link))
     return fail("no input files");
   for (Input &In : O.Inputs) {
+    // A C header checked or preprocessed (cc -fsyntax-only foo.h, cc -E
+    // foo.h) goes through the front end as C; compiled, it is the back
+    // end's (a precompiled header), as before.
+    bool Checks = O.M == Mode::Preprocess || O.M == Mode::Deps || O.M == Mode::SyntaxOnly;
+    if (Checks && !In.Parc && !In.Object && In.Lang.empty() && StringRef(In.Path).ends_with(".h"))
+      In.Parc = true;
     if (In.Path != "-")
       continue;
     // As cc: -E reads C from standard input; anything else must be told.
@@ -1132,8 +1158,15 @@ int Job::run(const char *Argv0) {
   case Mode::Preprocess:
   case Mode::Deps:
     for (const Input &In : O.Inputs) {
-      if (!In.Parc)
+      if (In.Object)
         continue;
+      if (!In.Parc) {
+        // -E of an assembler source (.S) or another file the back end
+        // knows: the back end preprocesses it, as cc would.
+        if (O.M == Mode::Preprocess)
+          Ok &= preprocessOther(In);
+        continue;
+      }
       Ok &= preprocess(In);
     }
     break;
