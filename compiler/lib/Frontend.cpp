@@ -499,7 +499,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   CompilerInstance CI;
   CI.setInvocation(Inv);
   CI.createDiagnostics(&Printer, /*ShouldOwnClient=*/false);
-  TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC, {}};
+  TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC, {}, {}, false};
   ParccAction Act(St);
   bool Ran = CI.ExecuteAction(Act);
   return Ran && St.Ok && !CI.getDiagnostics().hasErrorOccurred() && Printer.getNumErrors() == 0;
