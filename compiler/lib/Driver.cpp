@@ -714,6 +714,7 @@ private:
                       const std::string &Out, bool Asm);
   bool compileOther(const Input &In, const std::string &Out, bool Asm);
   bool preprocessOther(const Input &In);
+  void appendOther(std::vector<std::string> &A, const Input &In) const;
   size_t indexOf(const Input &In) const { return &In - O.Inputs.data(); }
   std::string tempDir(size_t Index);
   std::string tempFile(size_t Index, StringRef Name);
@@ -996,13 +997,7 @@ bool Job::preprocessOther(const Input &In) {
     return false;
   std::vector<std::string> A = {"-E"};
   A.insert(A.end(), O.PreprocessFlags.begin(), O.PreprocessFlags.end());
-  A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
-  A.insert(A.end(), O.BackAndLink.begin(), O.BackAndLink.end());
-  if (!In.Lang.empty()) {
-    A.push_back("-x");
-    A.push_back(In.Lang);
-  }
-  A.push_back(In.Path);
+  appendOther(A, In);
   if (!O.Output.empty()) {
     A.push_back("-o");
     A.push_back(O.Output);
@@ -1012,6 +1007,15 @@ bool Job::preprocessOther(const Input &In) {
 
 bool Job::compileOther(const Input &In, const std::string &Out, bool Asm) {
   std::vector<std::string> A = {Asm ? "-S" : "-c"};
+  appendOther(A, In);
+  A.push_back("-o");
+  A.push_back(Out);
+  return R.run(A);
+}
+
+/// The back end's flags for an input it gets as it is (a header to preprocess,
+/// an assembler source), its -x if it has one, then the input.
+void Job::appendOther(std::vector<std::string> &A, const Input &In) const {
   A.insert(A.end(), O.BackCompile.begin(), O.BackCompile.end());
   A.insert(A.end(), O.BackAndLink.begin(), O.BackAndLink.end());
   if (!In.Lang.empty()) {
@@ -1019,9 +1023,6 @@ bool Job::compileOther(const Input &In, const std::string &Out, bool Asm) {
     A.push_back(In.Lang);
   }
   A.push_back(In.Path);
-  A.push_back("-o");
-  A.push_back(Out);
-  return R.run(A);
 }
 
 /// The questions build systems ask a compiler (-dumpmachine, -print-*),
