@@ -1136,11 +1136,7 @@ int Job::run(const char *Argv0) {
     }
 
   bool OneOutputPerInput = O.M != Mode::Link && O.M != Mode::SyntaxOnly;
-  if (OneOutputPerInput && !O.Output.empty() && O.Inputs.size() > 1 && O.M != Mode::Preprocess &&
-      O.M != Mode::Deps)
-    return fail("cannot specify '-o' with '-c', '-S', '-E' or '-emit-c' with multiple files");
-  if ((O.M == Mode::Preprocess || O.M == Mode::Deps) && !O.Output.empty() &&
-      O.Inputs.size() > 1)
+  if (OneOutputPerInput && !O.Output.empty() && O.Inputs.size() > 1)
     return fail("cannot specify '-o' with '-c', '-S', '-E' or '-emit-c' with multiple files");
 
   bool NeedsCC = O.M == Mode::Link || O.M == Mode::Compile || O.M == Mode::Assemble;

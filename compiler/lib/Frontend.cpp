@@ -371,6 +371,34 @@ bool readSource(const std::string &Path, std::string &Text) {
   return true;
 }
 
+/// scanSource in the dialect parcc reads before it knows the -std= (GNU C17).
+SourceScan scanText(const std::string &Text) {
+  LangOptions ScanOpts;
+  ScanOpts.C99 = ScanOpts.C11 = ScanOpts.C17 = ScanOpts.GNUMode = ScanOpts.Digraphs =
+      ScanOpts.LineComment = 1;
+  return scanSource(Text, ScanOpts);
+}
+
+/// Standard input, already read as Text, reaches Clang under its name Path
+/// (nameInput): Clang would read the consumed stream again.
+void remapStdin(CompilerInvocation &Inv, const std::string &InputPath, const std::string &Path,
+                const std::string &Text) {
+  if (InputPath == "-")
+    Inv.getPreprocessorOpts().addRemappedFile(
+        Path, llvm::MemoryBuffer::getMemBufferCopy(Text, Path).release());
+}
+
+/// The dependency file (-MD, -MMD, -M) that Opts asks for, if any.
+void setDepOutput(CompilerInvocation &Inv, const FrontendOptions &Opts) {
+  if (Opts.DepFile.empty())
+    return;
+  DependencyOutputOptions &Dep = Inv.getDependencyOutputOpts();
+  Dep.OutputFile = Opts.DepFile;
+  Dep.Targets = Opts.DepTargets;
+  Dep.IncludeSystemHeaders = Opts.DepSystemHeaders;
+  Dep.UsePhonyTargets = Opts.DepPhony;
+}
+
 } // namespace
 
 /// Deeply nested constructs make deeply nested statements: Clang's parser
@@ -431,10 +459,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   TextDiagnosticPrinter ArgPrinter(llvm::errs(), ArgOpts.get());
   IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags =
       new DiagnosticsEngine(new DiagnosticIDs(), ArgOpts, &ArgPrinter, false);
-  LangOptions ScanOpts;
-  ScanOpts.C99 = ScanOpts.C11 = ScanOpts.C17 = ScanOpts.GNUMode = ScanOpts.Digraphs =
-      ScanOpts.LineComment = 1;
-  SourceScan Scan = scanSource(Text, ScanOpts);
+  SourceScan Scan = scanText(Text);
   std::shared_ptr<CompilerInvocation> Inv =
       makeInvocation(InputPath, Opts, !Scan.DeclaresFaa, ArgDiags);
   if (!Inv)
@@ -459,9 +484,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
     auto PPInv = std::make_shared<CompilerInvocation>(*Inv);
     PPInv->getDependencyOutputOpts() = DependencyOutputOptions();
     CompilerInstance PPCI;
-    if (InputPath == "-")
-      PPInv->getPreprocessorOpts().addRemappedFile(
-          Path, llvm::MemoryBuffer::getMemBufferCopy(Text, Path).release());
+    remapStdin(*PPInv, InputPath, Path, Text);
     PPCI.setInvocation(PPInv);
     IgnoringDiagConsumer Quiet;
     PPCI.createDiagnostics(&Quiet, false);
@@ -486,13 +509,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   Printer.setPrelude(TP.PreludeBegin, TP.PreludeEnd);
   Printer.setPreturns(&TP.PreturnOffsets);
 
-  DependencyOutputOptions &Dep = Inv->getDependencyOutputOpts();
-  if (!Opts.DepFile.empty()) {
-    Dep.OutputFile = Opts.DepFile;
-    Dep.Targets = Opts.DepTargets;
-    Dep.IncludeSystemHeaders = Opts.DepSystemHeaders;
-    Dep.UsePhonyTargets = Opts.DepPhony;
-  }
+  setDepOutput(*Inv, Opts);
   Inv->getPreprocessorOpts().addRemappedFile(
       Path, llvm::MemoryBuffer::getMemBufferCopy(TP.Text, Path).release());
 
@@ -514,28 +531,14 @@ bool preprocessFile(const std::string &InputPath, const FrontendOptions &Opts,
   TextDiagnosticPrinter ArgPrinter(llvm::errs(), ArgOpts.get());
   IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags =
       new DiagnosticsEngine(new DiagnosticIDs(), ArgOpts, &ArgPrinter, false);
-  bool ForceInclude = false;
-  if (AsCompiled) {
-    LangOptions ScanOpts;
-    ScanOpts.C99 = ScanOpts.C11 = ScanOpts.C17 = ScanOpts.GNUMode = ScanOpts.Digraphs =
-        ScanOpts.LineComment = 1;
-    ForceInclude = !scanSource(Text, ScanOpts).DeclaresFaa;
-  }
+  bool ForceInclude = AsCompiled && !scanText(Text).DeclaresFaa;
   std::shared_ptr<CompilerInvocation> Inv =
       makeInvocation(InputPath, Opts, ForceInclude, ArgDiags);
   if (!Inv)
     return false;
   std::string Path = nameInput(*Inv, InputPath);
-  if (InputPath == "-")
-    Inv->getPreprocessorOpts().addRemappedFile(
-        Path, llvm::MemoryBuffer::getMemBufferCopy(Text, Path).release());
-  DependencyOutputOptions &Dep = Inv->getDependencyOutputOpts();
-  if (!Opts.DepFile.empty()) {
-    Dep.OutputFile = Opts.DepFile;
-    Dep.Targets = Opts.DepTargets;
-    Dep.IncludeSystemHeaders = Opts.DepSystemHeaders;
-    Dep.UsePhonyTargets = Opts.DepPhony;
-  }
+  remapStdin(*Inv, InputPath, Path, Text);
+  setDepOutput(*Inv, Opts);
   Inv->getFrontendOpts().OutputFile = OutFile;
   // As cc -E: -dM lists the macros instead of the text, -dD adds them to
   // it, -dI keeps the #include lines, -P drops the line markers, -C and
