@@ -361,7 +361,10 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       return 0;
     }
     if (A == "--version") {
-      outs() << "parcc " << PARCC_VERSION << " (LLVM/Clang " << PARCC_LLVM_VERSION << ")\n";
+      // gcc's layout, "NAME (DETAILS) VERSION": build systems that read
+      // the first version in the text (meson) find the front end's, the
+      // Clang whose C parcc accepts and whose macros the source sees.
+      outs() << "parcc (LLVM/Clang " << PARCC_LLVM_VERSION << ") " << PARCC_VERSION << "\n";
       return 0;
     }
     if (A.empty() || A[0] != '-' || A == "-") {
@@ -1025,18 +1028,14 @@ void Job::appendOther(std::vector<std::string> &A, const Input &In) const {
   A.push_back(In.Path);
 }
 
-/// The questions build systems ask a compiler (-dumpmachine, -print-*),
-/// answered as cc answers them, without compiling anything: the version is
-/// parcc's; the search directories, files and programs are those of the
-/// back end, which links the program, except parcc's runtime libraries.
+/// The questions build systems ask a compiler (-dumpversion, -dumpmachine,
+/// -print-*), answered as cc answers them, without compiling anything: by
+/// the back end, which compiles the C and links the program (scripts use
+/// the version to find its directories and to choose its flags), except
+/// for parcc's runtime libraries.
 int Job::answerQueries() {
   for (const std::string &Q : O.Queries) {
-    StringRef A(Q);
-    if (A == "-dumpversion" || A == "-dumpfullversion") {
-      outs() << PARCC_VERSION << "\n";
-      continue;
-    }
-    StringRef Name = A;
+    StringRef Name = Q;
     if (Name.consume_front("-print-file-name=") && Name.starts_with("libparc")) {
       SmallString<256> Path(P.RuntimeLib);
       sys::path::append(Path, Name);
