@@ -9,7 +9,8 @@
  * 100 KB lines, every line came out torn.  These definitions, linked into
  * the program ahead of libc's, take the stream's lock (recursive) around
  * the whole call.  They are hidden, so a shared library built by parcc keeps
- * them to itself.  Only with glibc, whose __vfprintf_chk does the work
+ * them to itself, and weak, so a program that defines printf itself keeps
+ * its own (and links: fprintf pulls this member in all the same).  Only with glibc, whose __vfprintf_chk does the work
  * (flag 0: exactly vfprintf).  __vfprintf_chk itself, which the
  * _FORTIFY_SOURCE versions of vprintf and vfprintf call from the program,
  * is not wrapped: the wrappers need libc's. */
@@ -22,7 +23,7 @@
 
 extern int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap);
 
-#define PARC_STDIO_WRAP __attribute__((visibility("hidden")))
+#define PARC_STDIO_WRAP __attribute__((visibility("hidden"), weak))
 
 static int locked_vfprintf(FILE *f, int flag, const char *fmt, va_list ap) {
   flockfile(f);
