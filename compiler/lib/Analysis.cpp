@@ -389,6 +389,16 @@ bool Collector::VisitCallExpr(CallExpr *CE) {
   Marker K = markerOf(CE);
   if (K == Marker::Pbreak || K == Marker::Sync)
     M.Marks.push_back({CE, K == Marker::Pbreak ? MarkKind::Pbreak : MarkKind::Sync, cur()});
+  switch (CE->getBuiltinCallee()) {
+  case Builtin::BI__builtin_va_start:
+  case Builtin::BI__builtin_ms_va_start:
+  case Builtin::BIva_start:
+    if (cur())
+      M.VaStarts.push_back(CE);
+    break;
+  default:
+    break;
+  }
   return true;
 }
 

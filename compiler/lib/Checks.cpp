@@ -126,6 +126,16 @@ void checkJumps(Session &S) {
   }
 }
 
+/// An activity's body is compiled as a function of its own, which has no
+/// variable arguments to start on.
+void checkVaStarts(Session &S) {
+  for (const CallExpr *CE : S.M.VaStarts) {
+    S.error(CE->getBeginLoc(), "'va_start' cannot be used inside a parallel activity");
+    S.note(CE->getBeginLoc(), "call 'va_start' before the construct; its activities can "
+                              "use the 'va_list' (or a 'va_copy' of it)");
+  }
+}
+
 void checkConstructs(Session &S) {
   for (const Stmt *St : S.M.InMacro)
     S.error(St->getBeginLoc(), "a parallel construct cannot be written inside a macro argument");
@@ -456,6 +466,7 @@ bool runChecks(Session &S) {
   checkConstructs(S);
   checkMarks(S);
   checkJumps(S);
+  checkVaStarts(S);
   checkStaticInits(S);
   checkInlineDefinitions(S);
   checkPrototypes(S);

@@ -164,6 +164,8 @@ struct Model {
   llvm::DenseMap<const Activity *, const clang::FunctionDecl *> MacroFuncNames;
   /// Constructs whose keyword came through a macro argument.
   std::vector<const clang::Stmt *> InMacro;
+  /// va_start inside activities: the body function is not variadic.
+  std::vector<const clang::CallExpr *> VaStarts;
 
   Activity *declActivity(const clang::Decl *D) const {
     auto It = DeclAct.find(D);
