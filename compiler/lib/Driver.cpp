@@ -302,6 +302,17 @@ bool diagF(StringRef A) {
          A == "-fno-show-column" || A.starts_with("-fbracket-depth=");
 }
 
+/// The -std= option A as the back end gets it: C23 by the name that every C
+/// compiler with some of it knows (gcc 9 to 13 and Clang before 18 do not
+/// know -std=c23; gcc 14 and Clang take c2x as c23).
+std::string backEndStd(StringRef A) {
+  if (A == "-std=c23" || A == "-std=iso9899:2024")
+    return "-std=c2x";
+  if (A == "-std=gnu23")
+    return "-std=gnu2x";
+  return A.str();
+}
+
 /// The preprocessor option with a file or directory argument that A starts
 /// with (-include, -isystem, ...), or "".
 StringRef includeFlag(StringRef A) {
@@ -478,7 +489,7 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       }
     } else if (A.starts_with("-std=") || A == "-ansi") {
       O.Front.push_back(A.str());
-      O.BackCompile.push_back(A.str());
+      O.BackCompile.push_back(backEndStd(A));
     } else if (A == "-pedantic" || A == "-pedantic-errors" || A == "-Wpedantic") {
       O.Front.push_back(A.str());
     } else if (A.starts_with("-Wl,")) {
@@ -592,6 +603,7 @@ public:
         CC = *E;
     if (CC.empty())
       CC = "cc";
+    Given = CC;
     // A compiler and its options, split as a shell would split them
     // ("ccache gcc", "'/opt/my cc/bin/gcc' -m32"); a path to a program
     // that has spaces in it is that program ("/opt/my cc/bin/gcc").
@@ -634,7 +646,10 @@ public:
   /// its own stages (cc1, as, collect2), as `cc -v` shows all of them;
   /// CMake learns the libraries a link needs (libparc, pthreads) from
   /// that, for targets of other languages that link parcc's objects.
-  bool run(std::vector<std::string> Args, bool Own = false) {
+  /// With Out and Err, its standard output and error go to those files.
+  bool run(std::vector<std::string> Args, bool Own = false, StringRef Out = {},
+           StringRef Err = {}) {
+    Failed = false;
     if (O.Verbose && !Own)
       Args.push_back("-v");
     Args.insert(Args.begin(), CCArgs.begin(), CCArgs.end());
@@ -645,27 +660,41 @@ public:
       errs() << "\n";
     }
     std::vector<StringRef> Refs(Args.begin(), Args.end());
-    std::string Err;
-    bool Failed = false;
-    sys::ProcessInfo PI = sys::ExecuteNoWait(Program, Refs, std::nullopt, {}, 0, &Err, &Failed);
-    if (Failed || PI.Pid == sys::ProcessInfo::InvalidPid) {
-      fail("cannot run '" + Program + "': " + Err);
+    std::optional<StringRef> Redirects[] = {std::nullopt, std::nullopt, std::nullopt};
+    if (!Out.empty())
+      Redirects[1] = Out;
+    if (!Err.empty())
+      Redirects[2] = Err;
+    std::string Msg;
+    bool ExecFailed = false;
+    sys::ProcessInfo PI =
+        sys::ExecuteNoWait(Program, Refs, std::nullopt, Redirects, 0, &Msg, &ExecFailed);
+    if (ExecFailed || PI.Pid == sys::ProcessInfo::InvalidPid) {
+      fail("cannot run '" + Program + "': " + Msg);
       return false;
     }
     BackEndPid.store(PI.Pid); // for onInterrupt
-    sys::ProcessInfo Done = sys::Wait(PI, std::nullopt, &Err);
+    sys::ProcessInfo Done = sys::Wait(PI, std::nullopt, &Msg);
     BackEndPid.store(0);
     if (Done.ReturnCode < 0) {
-      fail("'" + Program + "' " + (Err.empty() ? "failed" : "ended: " + Err));
+      fail("'" + Program + "' " + (Msg.empty() ? "failed" : "ended: " + Msg));
       return false;
     }
-    return Done.ReturnCode == 0;
+    Failed = Done.ReturnCode != 0;
+    return !Failed;
   }
+
+  /// The back end as the user named it: "cc", "clang-19", PARCC_CC's words.
+  const std::string &given() const { return Given; }
+  /// Whether the last run() ran the back end and it reported failure (its
+  /// messages are out), rather than not running or ending on a signal.
+  bool failed() const { return Failed; }
 
 private:
   const Options &O;
-  std::string Program;
+  std::string Program, Given;
   std::vector<std::string> CCArgs;
+  bool Failed = false;
 };
 
 std::string stemOf(StringRef Path) { return sys::path::stem(Path).str(); }
@@ -715,6 +744,11 @@ private:
   bool lower(const Input &In, const std::string &Obj, std::string &CFile, bool &Temp);
   bool compileEmitted(const Input &In, const std::string &CFile, bool Temp,
                       const std::string &Out, bool Asm);
+  std::vector<std::string> emittedFlags(const Input &In) const;
+  BackEndQuestions questions(const Input &In);
+  bool probe(const Input &In, const std::string &Text, std::set<unsigned> &ErrorLines);
+  std::string backEndName(const Input &In);
+  std::string wayOut(const Input &In);
   bool compileOther(const Input &In, const std::string &Out, bool Asm);
   bool preprocessOther(const Input &In);
   void appendOther(std::vector<std::string> &A, const Input &In) const;
@@ -732,6 +766,7 @@ private:
   std::vector<std::string> Temps;    // files in it
   std::vector<std::string> TempDirs; // its subdirectories, then itself
   std::set<std::string> DepsWritten; // dependency files this run wrote
+  std::optional<std::string> Identity; // the back end's, as backEndName found it
 };
 
 /// Where temporary directories go, as gcc chooses: the first of $TMPDIR,
@@ -866,6 +901,8 @@ FrontendOptions Job::frontFor(const Input &In, const std::string &Obj, std::stri
   F.Lower.Polls = O.Polls;
   F.Lower.StacklessSync = O.StacklessSync;
   F.PreprocessFlags = O.PreprocessFlags;
+  if (O.M == Mode::Link || O.M == Mode::Compile || O.M == Mode::Assemble)
+    F.BackEnd = questions(In);
   DepAppend.clear();
   if (O.MD || O.MMD) {
     // As cc: the target is the output (the program when linking), and the
@@ -955,9 +992,10 @@ bool Job::lower(const Input &In, const std::string &Obj, std::string &CFile, boo
   return writeFile(CFile, C);
 }
 
-bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
-                         const std::string &Out, bool Asm) {
-  std::vector<std::string> A = {Asm ? "-S" : "-c"};
+/// The back end's options for the lowered C of In (and for the examples
+/// that BackEndFeatures has it compile).
+std::vector<std::string> Job::emittedFlags(const Input &In) const {
+  std::vector<std::string> A;
   ArrayRef<const char *> Quiet = backEndQuietFlags();
   A.insert(A.end(), Quiet.begin(), Quiet.end());
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -978,6 +1016,103 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
     SrcDir = ".";
   A.push_back("-iquote");
   A.push_back(std::string(SrcDir));
+  return A;
+}
+
+BackEndQuestions Job::questions(const Input &In) {
+  BackEndQuestions Q;
+  Q.Compile = [this, &In](const std::string &Text, std::set<unsigned> &ErrorLines) {
+    return probe(In, Text, ErrorLines);
+  };
+  Q.Name = [this, &In] { return backEndName(In); };
+  Q.WayOut = [this, &In] { return wayOut(In); };
+  return Q;
+}
+
+/// Has the back end check Text (BackEndFeatures::check): the lines of Text
+/// its errors are on, or false if it gave none that parcc can place.
+bool Job::probe(const Input &In, const std::string &Text, std::set<unsigned> &ErrorLines) {
+  std::string File = tempFile(indexOf(In), "parcc-features.c");
+  std::string Err = tempFile(indexOf(In), "parcc-features.err");
+  if (File.empty() || Err.empty() || !writeFile(File, Text))
+    return false;
+  std::vector<std::string> A = {"-fsyntax-only"};
+  std::vector<std::string> Flags = emittedFlags(In);
+  A.insert(A.end(), Flags.begin(), Flags.end());
+  A.insert(A.end(), {"-x", "c", File});
+  if (R.run(A, /*Own=*/true, {}, Err))
+    return true;
+  if (!R.failed())
+    return false;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Err);
+  if (!Buf)
+    return false;
+  // gcc and clang alike: FILE:LINE:COLUMN: error: ... (or fatal error).
+  SmallVector<StringRef, 16> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n');
+  for (StringRef L : Lines) {
+    unsigned N;
+    if (L.consume_front(File) && L.consume_front(":") && !L.consumeInteger(10, N) &&
+        L.contains("error"))
+      ErrorLines.insert(N);
+  }
+  return !ErrorLines.empty();
+}
+
+/// "the back-end C compiler 'cc' (gcc 12.2.0)": its identity from its own
+/// predefined macros (one more run, on the way to an error only).
+std::string Job::backEndName(const Input &In) {
+  if (!Identity) {
+    Identity = "";
+    std::string File = tempFile(indexOf(In), "parcc-identity.c");
+    std::string Out = tempFile(indexOf(In), "parcc-identity.i");
+    const char *Text = "#if defined __clang__\n"
+                       "clang __clang_major__.__clang_minor__.__clang_patchlevel__\n"
+                       "#elif defined __GNUC__\n"
+                       "gcc __GNUC__.__GNUC_MINOR__.__GNUC_PATCHLEVEL__\n"
+                       "#endif\n";
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = std::error_code();
+    if (!File.empty() && !Out.empty() && writeFile(File, Text) &&
+        R.run({"-E", "-P", "-x", "c", File}, /*Own=*/true, Out, "/dev/null") &&
+        (Buf = MemoryBuffer::getFile(Out))) {
+      // "gcc 12 . 2 . 0" -> "gcc 12.2.0"
+      StringRef Words = (*Buf)->getBuffer().trim();
+      auto [Kind, Version] = Words.split(' ');
+      std::string V;
+      for (char C : Version)
+        if (!isSpace(C))
+          V += C;
+      if (!Kind.empty() && !V.empty())
+        Identity = Kind.str() + " " + V;
+    }
+  }
+  std::string Name = "the back-end C compiler '" + R.given() + "'";
+  return Identity->empty() ? Name : Name + " (" + *Identity + ")";
+}
+
+/// How to compile with a back end that has what this one lacks: the Clang
+/// parcc's front end is (clang-19 on the PATH, else its own path), unless
+/// the back end is that Clang already.
+std::string Job::wayOut(const Input &In) {
+  std::string Major = StringRef(PARCC_LLVM_VERSION).split('.').first.str();
+  backEndName(In);
+  if (StringRef(*Identity).starts_with("clang " + Major + "."))
+    return "";
+  std::string Clang = "clang-" + Major;
+  if (!sys::findProgramByName(Clang)) {
+    if (!sys::fs::can_execute(PARCC_CLANG_PATH))
+      return "set PARCC_CC or pass --cc= to name a C compiler that does, such as Clang " + Major;
+    Clang = PARCC_CLANG_PATH;
+  }
+  return "set PARCC_CC=" + Clang + " or pass --cc=" + Clang;
+}
+
+bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
+                         const std::string &Out, bool Asm) {
+  std::vector<std::string> A = {Asm ? "-S" : "-c"};
+  std::vector<std::string> Flags = emittedFlags(In);
+  A.insert(A.end(), Flags.begin(), Flags.end());
+  StringRef Parent = sys::path::parent_path(In.Path);
   if (Temp) {
     // The temporary C file stands for the user's: debug information names
     // the user's path (as cc would for In.Path), not the temporary one.
@@ -992,7 +1127,14 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
   A.push_back(StringRef(CFile).starts_with("-") ? "./" + CFile : CFile);
   A.push_back("-o");
   A.push_back(Out);
-  return R.run(A);
+  if (R.run(A))
+    return true;
+  // Its messages name the user's lines (the lowered C has #line), but the
+  // text they quote is parcc's: say whose they are.
+  if (R.failed())
+    fail("the back-end C compiler '" + R.given() + "' failed on the C that parcc made of '" + displayName(In.Path) +
+         "' (-save-temps keeps it as " + stemOf(In.Path) + ".parc.c)");
+  return false;
 }
 
 bool Job::preprocessOther(const Input &In) {

@@ -265,6 +265,24 @@ private:
   MacroUses &Out;
 };
 
+/// Forwards the user's #include and #embed directives to BackEndFeatures.
+class FeatureRecorder : public PPCallbacks {
+public:
+  explicit FeatureRecorder(BackEndFeatures &F) : F(F) {}
+  void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef FileName,
+                          bool IsAngled, CharSourceRange, OptionalFileEntryRef, StringRef,
+                          StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
+    F.included(HashLoc, FileName, IsAngled);
+  }
+  void EmbedDirective(SourceLocation HashLoc, StringRef, bool, OptionalFileEntryRef,
+                      const LexEmbedParametersResult &) override {
+    F.embed(HashLoc);
+  }
+
+private:
+  BackEndFeatures &F;
+};
+
 struct TranslateState {
   const TokenPassResult &TP;
   OriginalSource &Orig;
@@ -272,8 +290,10 @@ struct TranslateState {
   LowerOptions Lower;
   bool SyntaxOnly;
   std::string &Out;
+  const BackEndQuestions &BackEnd;
   std::vector<std::pair<unsigned, unsigned>> MacroLines;
   MacroUses Macros;
+  std::unique_ptr<BackEndFeatures> Features;
   bool Ok = false;
 };
 
@@ -297,6 +317,12 @@ public:
     Outliner O(S);
     std::string Discard;
     St.Ok = O.run(St.SyntaxOnly ? Discard : St.Out) && !Diags.hasErrorOccurred();
+    // What the back end lacks, reported here rather than as its errors
+    // inside the lowered C.
+    if (St.Ok && !St.SyntaxOnly && St.BackEnd.Compile) {
+      St.Features->scan(Ctx);
+      St.Ok = St.Features->check(Diags, St.BackEnd);
+    }
   }
 
 private:
@@ -317,15 +343,19 @@ protected:
     PP.addPPCallbacks(
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
     PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
-    watchTokens(PP, St.Macros);
+    St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager());
+    PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features));
+    watchTokens(PP, St.Macros, *St.Features);
     return true;
   }
 
   /// Every token the parser gets: counted for Session::Macros::Emitted
-  /// when a macro expansion written in the file makes it, and checked for
-  /// a misplaced `::` (below).
-  static void watchTokens(Preprocessor &PP, MacroUses &Macros) {
-    PP.setTokenWatcher([&PP, &Macros, Check = ColonColonCheck()](const Token &CT) mutable {
+  /// when a macro expansion written in the file makes it, looked at for
+  /// what a back end may lack, and checked for a misplaced `::` (below).
+  static void watchTokens(Preprocessor &PP, MacroUses &Macros, BackEndFeatures &Features) {
+    PP.setTokenWatcher([&PP, &Macros, &Features,
+                        Check = ColonColonCheck()](const Token &CT) mutable {
+      Features.token(CT, PP);
       if (CT.is(tok::identifier) && CT.getLocation().isMacroID()) {
         SourceManager &SM = PP.getSourceManager();
         SourceLocation X = SM.getExpansionLoc(CT.getLocation());
@@ -516,7 +546,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   CompilerInstance CI;
   CI.setInvocation(Inv);
   CI.createDiagnostics(&Printer, /*ShouldOwnClient=*/false);
-  TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC, {}, {}, false};
+  TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC, Opts.BackEnd, {}, {}, nullptr, false};
   ParccAction Act(St);
   bool Ran = CI.ExecuteAction(Act);
   return Ran && St.Ok && !CI.getDiagnostics().hasErrorOccurred() && Printer.getNumErrors() == 0;

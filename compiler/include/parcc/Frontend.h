@@ -9,6 +9,7 @@
 #ifndef PARCC_FRONTEND_H
 #define PARCC_FRONTEND_H
 
+#include "parcc/BackEndFeatures.h"
 #include "parcc/Session.h"
 
 #include <string>
@@ -33,6 +34,9 @@ struct FrontendOptions {
   bool DepPhony = false;
   /// -E only: -dM -dD -dI -P -C -CC, as cc takes them.
   std::vector<std::string> PreprocessFlags;
+  /// When the lowered C goes on to a back end: what it compiles (see
+  /// BackEndFeatures.h).  Unset: no question is asked.
+  BackEndQuestions BackEnd;
 };
 
 /// Translates Path.  With SyntaxOnly, stops after the checks.  Diagnostics

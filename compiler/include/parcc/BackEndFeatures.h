@@ -1,0 +1,82 @@
+//===- BackEndFeatures.h - what Clang takes and a back end may not -*- C++ -*-===//
+//
+// PARC is C as Clang 19 accepts it, but the lowered C is compiled by the
+// back-end C compiler (cc: gcc 12 on Debian 12), which lacks some of what
+// Clang takes: _BitInt, the C23 keywords, #embed, Clang's own builtins and
+// attributes.  The front end notes where the user's code (not a system
+// header: the back end reads its own) uses such a feature; when it does,
+// the back end is asked, once, whether it compiles a small example of each,
+// and every feature it lacks is reported at its first use, with the way
+// out, instead of the back end's errors inside the lowered C.  Programs
+// that use none of them cost nothing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PARCC_BACKENDFEATURES_H
+#define PARCC_BACKENDFEATURES_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Lex/Token.h"
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clang {
+class Preprocessor;
+}
+
+namespace parcc {
+
+/// The driver's answers about its back end (FrontendOptions::BackEnd).
+struct BackEndQuestions {
+  /// Compiles Text (C) with the back end and the options the lowered C gets,
+  /// checking only; fills ErrorLines with the lines of Text that it reports
+  /// errors on.  False: no answer (the back end did not run, or failed
+  /// without an error parcc can place).
+  std::function<bool(const std::string &Text, std::set<unsigned> &ErrorLines)> Compile;
+  /// The back end as a message names it, with the way out: "the back-end C
+  /// compiler 'cc' (gcc 12.2.0)" and "set PARCC_CC=clang-19 ...".
+  std::function<std::string()> Name;
+  std::function<std::string()> WayOut;
+};
+
+class BackEndFeatures {
+public:
+  explicit BackEndFeatures(clang::SourceManager &SM) : SM(SM) {}
+  /// A token the parser gets.
+  void token(const clang::Token &T, clang::Preprocessor &PP);
+  /// An #include of a standard header by the user's code (<stdbool.h>
+  /// defines bool for a back end without the C23 keyword).
+  void included(clang::SourceLocation HashLoc, llvm::StringRef Name, bool Angled);
+  void embed(clang::SourceLocation HashLoc);
+  /// The features that only the AST shows (auto, fixed enums, ...).
+  void scan(clang::ASTContext &Ctx);
+  bool empty() const { return Uses.empty(); }
+  /// Asks the back end about the features used; reports each that it
+  /// lacks at its first use.  False if it reported any.
+  bool check(clang::DiagnosticsEngine &D, const BackEndQuestions &Q) const;
+
+private:
+  void add(clang::SourceLocation L, const std::string &What, const std::string &Example,
+           const char *Group = "");
+  bool userWritten(clang::SourceLocation L) const;
+
+  struct Use {
+    std::string What;    // as a message names it: "_BitInt"
+    std::string Example; // C that a back end with the feature compiles
+    clang::SourceLocation Loc;
+    /// Uses of one group (C23's keywords) are reported once: one cause,
+    /// one way out.
+    const char *Group;
+  };
+  clang::SourceManager &SM;
+  std::vector<Use> Uses;
+  std::set<std::string> Seen;
+  std::vector<std::string> Headers; // "<stdbool.h>"
+};
+
+} // namespace parcc
+
+#endif

@@ -1,0 +1,261 @@
+//===- BackEndFeatures.cpp - what Clang takes and a back end may not ------===//
+//
+// See BackEndFeatures.h.  Each feature comes with an example that a back end
+// with the feature compiles and one without it rejects (gcc 12 warns about
+// an unknown attribute or builtin and goes on, so the examples make that an
+// error); the examples of the features a file uses go to the back end as
+// one file, each on lines of its own, and the lines of its errors tell
+// which it lacks.  '@' in an example stands for a name of its own.
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/BackEndFeatures.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/SmallString.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace parcc {
+
+namespace {
+
+/// Clang's builtins that GCC (12, at least) lacks; a call of one compiles
+/// there as a call of an undeclared function, which the link then misses.
+bool clangOnlyBuiltin(StringRef Name) {
+  for (StringRef P : {"__builtin_elementwise_", "__builtin_reduce_", "__builtin_matrix_",
+                      "__builtin_bitreverse", "__builtin_rotateleft", "__builtin_rotateright",
+                      "__builtin_addc", "__builtin_subc", "__builtin_align_",
+                      "__builtin_os_log_format"})
+    if (Name.starts_with(P))
+      return true;
+  for (StringRef N :
+       {"__builtin_dump_struct", "__builtin_assume", "__builtin_assume_separate_storage",
+        "__builtin_popcountg", "__builtin_clzg", "__builtin_ctzg", "__builtin_is_aligned",
+        "__builtin_nondeterministic_value", "__builtin_verbose_trap",
+        "__builtin_allow_runtime_check", "__builtin_unpredictable", "__builtin_memcpy_inline",
+        "__builtin_memset_inline", "__builtin_readcyclecounter", "__builtin_readsteadycounter",
+        "__builtin_isfpclass", "__builtin_FUNCSIG", "__builtin_preserve_access_index",
+        "__builtin_launder"})
+    if (Name == N)
+      return true;
+  return false;
+}
+
+const char BitIntExample[] = "unsigned _BitInt(8) @;";
+
+/// The standard headers that define, for a compiler without C23's
+/// keywords, the macros that stand for them.
+bool definesKeywords(StringRef Header) {
+  return Header == "stdbool.h" || Header == "stdalign.h" || Header == "assert.h" ||
+         Header == "threads.h";
+}
+
+class Scanner : public RecursiveASTVisitor<Scanner> {
+public:
+  explicit Scanner(std::function<void(SourceLocation, const char *, const char *)> Add)
+      : Add(std::move(Add)) {}
+
+  bool VisitVarDecl(VarDecl *VD) {
+    const AutoType *AT = VD->getType()->getContainedAutoType();
+    // C23's `auto`; GNU's __auto_type every gcc has.
+    if (AT && AT->getKeyword() == AutoTypeKeyword::Auto)
+      Add(VD->getTypeSpecStartLoc(), "'auto' type inference (C23)",
+          "void @(void) { auto d = 1.5; _Static_assert(sizeof d == sizeof(double), \"\"); }");
+    return true;
+  }
+  bool VisitEnumDecl(EnumDecl *ED) {
+    if (ED->getIntegerTypeSourceInfo())
+      Add(ED->getLocation(), "enumerations with a fixed underlying type (C23)",
+          "enum @ : int { @_a };");
+    return true;
+  }
+  bool VisitGenericSelectionExpr(GenericSelectionExpr *E) {
+    if (E->isTypePredicate())
+      Add(E->getGenericLoc(), "_Generic with a type as its first operand",
+          "_Static_assert(_Generic(int, int: 1, default: 0), \"\");");
+    return true;
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (const auto *A = FD->getAttr<OverloadableAttr>())
+      Add(A->getLocation(), "__attribute__((overloadable))",
+          "__attribute__((overloadable)) int @(int);\n"
+          "__attribute__((overloadable)) int @(double);");
+    return true;
+  }
+  bool VisitTypedefNameDecl(TypedefNameDecl *TD) {
+    if (isa<ExtVectorType>(TD->getUnderlyingType().getTypePtr()))
+      Add(TD->getLocation(), "__attribute__((ext_vector_type))",
+          "typedef float @ __attribute__((ext_vector_type(2)));\n"
+          "float @_x(@ v) { return v.x; }");
+    return true;
+  }
+
+private:
+  std::function<void(SourceLocation, const char *, const char *)> Add;
+};
+
+} // namespace
+
+bool BackEndFeatures::userWritten(SourceLocation L) const {
+  // The back end reads its own system headers, not the front end's.
+  SourceLocation S = SM.getSpellingLoc(L);
+  return S.isValid() && !SM.isInSystemHeader(S) && !SM.isInSystemHeader(SM.getExpansionLoc(L));
+}
+
+void BackEndFeatures::add(SourceLocation L, const std::string &What, const std::string &Example,
+                          const char *Group) {
+  if (Seen.count(What) || !userWritten(L))
+    return;
+  Seen.insert(What);
+  Uses.push_back({What, Example, L, Group});
+}
+
+void BackEndFeatures::token(const Token &T, Preprocessor &PP) {
+  switch (T.getKind()) {
+  case tok::kw__BitInt:
+    add(T.getLocation(), "_BitInt", BitIntExample);
+    return;
+  case tok::numeric_constant: {
+    // 5wb, 5uwb: of a _BitInt type.  No other C number has a 'w'.
+    SmallString<32> Buf;
+    if (PP.getSpelling(T, Buf).contains_insensitive("wb"))
+      add(T.getLocation(), "_BitInt", BitIntExample);
+    return;
+  }
+  case tok::kw_bool:
+  case tok::kw_true:
+  case tok::kw_false:
+  case tok::kw_nullptr:
+  case tok::kw_constexpr:
+  case tok::kw_typeof_unqual:
+  case tok::kw_static_assert:
+  case tok::kw_alignas:
+  case tok::kw_alignof:
+  case tok::kw_thread_local:
+  case tok::kw_typeof: {
+    // typeof is C23's, and GNU C's before it (which every gcc has).
+    if (T.is(tok::kw_typeof) && PP.getLangOpts().GNUMode)
+      return;
+    static const std::pair<tok::TokenKind, const char *> Examples[] = {
+        {tok::kw_bool, "$ @;"},
+        {tok::kw_true, "int @ = $;"},
+        {tok::kw_false, "int @ = $;"},
+        {tok::kw_nullptr, "void *@ = $;"},
+        {tok::kw_constexpr, "$ int @ = 1;"},
+        {tok::kw_typeof_unqual, "$(const int) @;"},
+        {tok::kw_static_assert, "$(1, \"\");"},
+        {tok::kw_alignas, "$(8) int @;"},
+        {tok::kw_alignof, "int @ = $(int);"},
+        {tok::kw_thread_local, "$ int @;"},
+        {tok::kw_typeof, "$(int) @;"}};
+    // By the keyword's spelling: __typeof_unqual__ is another question.
+    StringRef Spelling = T.getIdentifierInfo()->getName();
+    for (const auto &[K, Ex] : Examples)
+      if (K == T.getKind()) {
+        std::string Example = Ex;
+        Example.replace(Example.find('$'), 1, Spelling.str());
+        add(T.getLocation(), "the keyword '" + Spelling.str() + "' (C23)", Example, "C23");
+      }
+    return;
+  }
+  case tok::kw___bf16:
+    add(T.getLocation(), "__bf16", "__bf16 *@;");
+    return;
+  case tok::kw__Nonnull:
+  case tok::kw__Nullable:
+  case tok::kw__Nullable_result:
+  case tok::kw__Null_unspecified: {
+    std::string Q = T.getIdentifierInfo()->getName().str();
+    add(T.getLocation(), "the nullability qualifier '" + Q + "'", "int *" + Q + " @;");
+    return;
+  }
+  case tok::identifier: {
+    const IdentifierInfo *II = T.getIdentifierInfo();
+    if (II && II->getBuiltinID() != 0 && clangOnlyBuiltin(II->getName())) {
+      std::string N = II->getName().str();
+      add(T.getLocation(), "the builtin '" + N + "'",
+          "#ifdef __has_builtin\n#if !__has_builtin(" + N + ")\n#error " + N +
+              "\n#endif\n#endif");
+    }
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+void BackEndFeatures::included(SourceLocation HashLoc, StringRef Name, bool Angled) {
+  std::string H = "<" + Name.str() + ">";
+  if (Angled && definesKeywords(Name) && userWritten(HashLoc) &&
+      std::find(Headers.begin(), Headers.end(), H) == Headers.end())
+    Headers.push_back(H);
+}
+
+void BackEndFeatures::embed(SourceLocation HashLoc) {
+  add(HashLoc, "#embed", "static const char @[] = {0,\n#embed __FILE__ limit(1)\n};");
+}
+
+void BackEndFeatures::scan(ASTContext &Ctx) {
+  Scanner S([&](SourceLocation L, const char *What, const char *Example) {
+    add(L, What, Example);
+  });
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(D->getLocation()))
+      S.TraverseDecl(D);
+}
+
+bool BackEndFeatures::check(DiagnosticsEngine &D, const BackEndQuestions &Q) const {
+  if (Uses.empty() || !Q.Compile)
+    return true;
+  std::string Text;
+  unsigned Line = 1;
+  for (const std::string &H : Headers) {
+    Text += "#include " + H + "\n";
+    ++Line;
+  }
+  std::vector<std::pair<unsigned, unsigned>> Lines; // per use: its first and last line
+  for (size_t I = 0; I < Uses.size(); ++I) {
+    std::string Ex = Uses[I].Example;
+    std::string Name = "parcc_probe_" + std::to_string(I);
+    for (size_t P = Ex.find('@'); P != std::string::npos; P = Ex.find('@', P + Name.size()))
+      Ex.replace(P, 1, Name);
+    unsigned N = 1 + std::count(Ex.begin(), Ex.end(), '\n');
+    Lines.push_back({Line, Line + N - 1});
+    Text += Ex + "\n";
+    Line += N;
+  }
+  std::set<unsigned> Errors;
+  if (!Q.Compile(Text, Errors))
+    return true; // no answer: the back end's own messages will tell
+  std::vector<const Use *> Lacking;
+  for (size_t I = 0; I < Uses.size(); ++I) {
+    auto It = Errors.lower_bound(Lines[I].first);
+    if (It != Errors.end() && *It <= Lines[I].second)
+      Lacking.push_back(&Uses[I]);
+  }
+  if (Lacking.empty())
+    return true;
+  std::sort(Lacking.begin(), Lacking.end(), [&](const Use *A, const Use *B) {
+    return SM.isBeforeInTranslationUnit(A->Loc, B->Loc);
+  });
+  std::string Name = Q.Name ? Q.Name() : "the back-end C compiler";
+  std::string WayOut = Q.WayOut ? Q.WayOut() : "";
+  std::set<std::string> Groups;
+  for (const Use *U : Lacking) {
+    if (*U->Group && !Groups.insert(U->Group).second)
+      continue;
+    if (WayOut.empty())
+      D.Report(U->Loc, D.getCustomDiagID(DiagnosticsEngine::Error, "%0 does not support %1"))
+          << Name << U->What;
+    else
+      D.Report(U->Loc,
+               D.getCustomDiagID(DiagnosticsEngine::Error, "%0 does not support %1; %2"))
+          << Name << U->What << WayOut;
+  }
+  return false;
+}
+
+} // namespace parcc
