@@ -171,15 +171,21 @@ static inline void cpu_relax(void) {
 #endif
 }
 
+static int fork_lost; /* a child of fork() that lost processors with work (see "fork()") */
+static _Noreturn void fork_lost_fatal(void);
+
 void parc_spin_lock_slow(parc_spin *l) {
   for (unsigned i = 0;; i++) {
     if (__atomic_load_n(&l->v, __ATOMIC_RELAXED) == 0 &&
         __atomic_exchange_n(&l->v, 1, __ATOMIC_ACQUIRE) == 0) /* acquire: see parc_spin_lock */
       return;
-    if (i < PARC_LOCK_SPINS)
+    if (i < PARC_LOCK_SPINS) {
       cpu_relax();
-    else
+    } else {
       sched_yield(); /* the holder may be descheduled (more processors than cores) */
+      if (PARC_UNLIKELY(fork_lost) && i > PARC_LOCK_SPINS + (1u << 20))
+        fork_lost_fatal(); /* held by a thread that the fork left behind */
+    }
   }
 }
 
@@ -257,9 +263,19 @@ static void *worker_main(void *arg) {
   return NULL;
 }
 
-/* Called once, under parc_rt.start_lock, by the first construct. */
+static void fork_prepare(void);
+static void fork_parent(void);
+static void fork_child(void);
+static void start_workers(void);
+
+/* Called under parc_rt.start_lock by the first construct, and by the first
+ * one in a child process that fork() left without its workers (fork_child). */
 void parc_procs_start(void) {
   parc_proc *p0 = &parc_rt.procs[0];
+  if (p0->sched) { /* set up before a fork: only the workers are gone */
+    start_workers();
+    return;
+  }
   parc_pin_init();
   parc_ctx_init_native(&root_ctx);
   /* After parc_ctx_init_native, which leaves a context unpinned: main's
@@ -272,6 +288,13 @@ void parc_procs_start(void) {
   int cpu = parc_rt.P > 1 && parc_rt.pin ? parc_pin_self(0) : -1;
   /* relaxed: a report only (stats.c) */
   __atomic_store_n(&p0->cpu, cpu >= 0 ? cpu : sched_getcpu(), __ATOMIC_RELAXED);
+  if (parc_rt.P > 1)
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+  start_workers();
+}
+
+/* Create processors 1..P-1's threads and wait until they run. */
+static void start_workers(void) {
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
     pthread_attr_t a;
@@ -305,6 +328,97 @@ void parc_procs_start(void) {
   if (parc_rt.online >= parc_rt.P)
     while (__atomic_load_n(&parc_rt.running, __ATOMIC_ACQUIRE) < parc_rt.P - 1)
       sched_yield();
+}
+
+/* ---- fork() ------------------------------------------------------------------
+ *
+ * The child of a fork has one thread, the one that called fork: processors
+ * 1..P-1 have no thread there, and a construct that needed one (the chunk k
+ * of a mapped lparfor, an activity left on another processor's lists while
+ * main waits) hung for ever.  Two cases:
+ *
+ * main's own code, outside every construct (main's context running on
+ * processor 0): no activity exists anywhere, so every worker goes to sleep
+ * within PARC_SPIN_NS.  fork_prepare waits for that and keeps each one in
+ * its condvar wait by holding its idle mutex, so that none holds a list
+ * lock or is half-way through an update when the process is copied.  In
+ * the child, fork_child resets their idle state and marks the runtime not
+ * started: the child's first construct creates new workers (parc_start), as
+ * the program's first one did, and a child that only calls exec creates
+ * none.  OpenMP's libomp does the same; gcc's libgomp hangs there.
+ *
+ * Inside an activity (or a worker that did not fall asleep within a second,
+ * which should not happen): the activities of the other processors are lost
+ * with their threads, and POSIX allows the child of a multithreaded process
+ * only async-signal-safe calls until it calls exec.  The child may still run
+ * what its thread can run alone; when it would wait for what is lost, it
+ * stops with an error (idle_wait) instead of hanging. */
+static uint64_t now_ns(void);
+static int fork_quiet; /* fork_prepare holds every worker's idle mutex */
+
+static void fork_prepare(void) {
+  fork_quiet = 0;
+  if (!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE))
+    return;
+  parc_proc *self = parc_tls_proc;
+  if (self != &parc_rt.procs[0] || self->cur != &root_ctx || root_ctx.cur_act)
+    return; /* inside an activity, or not a thread of the runtime's */
+  uint64_t t0 = now_ns();
+  for (int k = 1; k < parc_rt.P; k++) {
+    parc_proc *p = &parc_rt.procs[k];
+    for (;;) {
+      pthread_mutex_lock(&p->idle_mu);
+      if (p->asleep)
+        break; /* in its condvar wait, which it cannot leave while we hold idle_mu */
+      pthread_mutex_unlock(&p->idle_mu);
+      if (now_ns() - t0 > 10000000000u) { /* not expected: the child makes do without them */
+        while (--k >= 1)
+          pthread_mutex_unlock(&parc_rt.procs[k].idle_mu);
+        return;
+      }
+      sched_yield();
+    }
+  }
+  fork_quiet = 1;
+}
+
+static void fork_parent(void) {
+  if (fork_quiet)
+    for (int k = 1; k < parc_rt.P; k++)
+      pthread_mutex_unlock(&parc_rt.procs[k].idle_mu);
+  fork_quiet = 0;
+}
+
+static void fork_child(void) {
+  if (!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE))
+    return;
+  /* The other processors have no thread here: nobody sleeps on their idle
+   * condvars, and their idle mutexes may be held (by this thread, after
+   * fork_prepare; by a lost one, otherwise), so a wake-up would block. */
+  for (int k = 0; k < parc_rt.P; k++) {
+    parc_proc *p = &parc_rt.procs[k];
+    if (p == parc_tls_proc)
+      continue;
+    pthread_mutex_init(&p->idle_mu, NULL);
+    pthread_cond_init(&p->idle_cv, NULL);
+    p->sleeping = p->asleep = 0;
+  }
+  parc_rt.nsleeping = parc_rt.nasleep = 0;
+  parc_hunger_.n = 0; /* the sleepers counted themselves hungry */
+  if (!fork_quiet) {
+    fork_lost = 1;
+    return;
+  }
+  fork_quiet = 0;
+  parc_rt.running = 0;
+  parc_rt.start_lock.v = 0;
+  parc_rt.started = 0; /* the next construct starts new workers */
+}
+
+static _Noreturn void fork_lost_fatal(void) {
+  parc_fatal(1, "this process was forked inside an activity, and now waits for activities "
+                "of processors that did not survive the fork (a child forked there may only "
+                "exec or _exit; fork outside every construct to use PARC in the child)");
 }
 
 /* ---- Sleeping and waking --------------------------------------------------- */
@@ -461,6 +575,8 @@ static void idle_wait(parc_proc *p) {
     if ((i & 63) == 0 && now_ns() - t0 > PARC_SPIN_NS)
       break;
   }
+  if (fork_lost) /* nobody else is left to bring work */
+    fork_lost_fatal();
   pthread_mutex_lock(&p->idle_mu);
   /* Announce, then re-check under the list locks (see the essay). */
   __atomic_store_n(&p->sleeping, 1, __ATOMIC_SEQ_CST);
