@@ -11,6 +11,8 @@
 #include "parcc/BackEndFeatures.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/CharInfo.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/SmallString.h"
 
@@ -113,6 +115,48 @@ void BackEndFeatures::add(SourceLocation L, const std::string &What, const std::
   Uses.push_back({What, Example, L, Group});
 }
 
+/// A C23 keyword, by its spelling (__typeof_unqual__ is another question
+/// than typeof_unqual).
+void BackEndFeatures::keyword(tok::TokenKind Kind, StringRef Spelling, SourceLocation L) {
+  static const std::pair<tok::TokenKind, const char *> Examples[] = {
+      {tok::kw_bool, "$ @;"},
+      {tok::kw_true, "int @ = $;"},
+      {tok::kw_false, "int @ = $;"},
+      {tok::kw_nullptr, "void *@ = $;"},
+      {tok::kw_constexpr, "$ int @ = 1;"},
+      {tok::kw_typeof_unqual, "$(const int) @;"},
+      {tok::kw_static_assert, "$(1, \"\");"},
+      {tok::kw_alignas, "$(8) int @;"},
+      {tok::kw_alignof, "int @ = $(int);"},
+      {tok::kw_thread_local, "$ int @;"},
+      {tok::kw_typeof, "$(int) @;"}};
+  for (const auto &[K, Ex] : Examples)
+    if (K == Kind) {
+      std::string Example = Ex;
+      Example.replace(Example.find('$'), 1, Spelling.str());
+      add(L, "the keyword '" + Spelling.str() + "' (C23)", Example, "C23");
+    }
+}
+
+void BackEndFeatures::condition(SourceRange Cond, const LangOptions &LO) {
+  if (!LO.C23 || !userWritten(Cond.getBegin()))
+    return;
+  StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Cond), SM, LO);
+  auto IsIdent = [](char C) { return isAsciiIdentifierContinue(C); };
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (!IsIdent(Text[I]) || (I > 0 && IsIdent(Text[I - 1])))
+      continue;
+    size_t E = I;
+    while (E < Text.size() && IsIdent(Text[E]))
+      ++E;
+    StringRef Word = Text.slice(I, E);
+    if (Word == "true" || Word == "false")
+      keyword(Word == "true" ? tok::kw_true : tok::kw_false, Word,
+              Cond.getBegin().getLocWithOffset(I));
+    I = E;
+  }
+}
+
 void BackEndFeatures::token(const Token &T, Preprocessor &PP) {
   switch (T.getKind()) {
   case tok::kw__BitInt:
@@ -139,26 +183,7 @@ void BackEndFeatures::token(const Token &T, Preprocessor &PP) {
     // typeof is C23's, and GNU C's before it (which every gcc has).
     if (T.is(tok::kw_typeof) && PP.getLangOpts().GNUMode)
       return;
-    static const std::pair<tok::TokenKind, const char *> Examples[] = {
-        {tok::kw_bool, "$ @;"},
-        {tok::kw_true, "int @ = $;"},
-        {tok::kw_false, "int @ = $;"},
-        {tok::kw_nullptr, "void *@ = $;"},
-        {tok::kw_constexpr, "$ int @ = 1;"},
-        {tok::kw_typeof_unqual, "$(const int) @;"},
-        {tok::kw_static_assert, "$(1, \"\");"},
-        {tok::kw_alignas, "$(8) int @;"},
-        {tok::kw_alignof, "int @ = $(int);"},
-        {tok::kw_thread_local, "$ int @;"},
-        {tok::kw_typeof, "$(int) @;"}};
-    // By the keyword's spelling: __typeof_unqual__ is another question.
-    StringRef Spelling = T.getIdentifierInfo()->getName();
-    for (const auto &[K, Ex] : Examples)
-      if (K == T.getKind()) {
-        std::string Example = Ex;
-        Example.replace(Example.find('$'), 1, Spelling.str());
-        add(T.getLocation(), "the keyword '" + Spelling.str() + "' (C23)", Example, "C23");
-      }
+    keyword(T.getKind(), T.getIdentifierInfo()->getName(), T.getLocation());
     return;
   }
   case tok::kw___bf16:

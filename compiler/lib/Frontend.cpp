@@ -265,10 +265,10 @@ private:
   MacroUses &Out;
 };
 
-/// Forwards the user's #include and #embed directives to BackEndFeatures.
+/// Forwards the user's #include, #embed, #if and #elif to BackEndFeatures.
 class FeatureRecorder : public PPCallbacks {
 public:
-  explicit FeatureRecorder(BackEndFeatures &F) : F(F) {}
+  FeatureRecorder(BackEndFeatures &F, const LangOptions &LO) : F(F), LO(LO) {}
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef FileName,
                           bool IsAngled, CharSourceRange, OptionalFileEntryRef, StringRef,
                           StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
@@ -278,9 +278,16 @@ public:
                       const LexEmbedParametersResult &) override {
     F.embed(HashLoc);
   }
+  void If(SourceLocation, SourceRange Cond, ConditionValueKind) override {
+    F.condition(Cond, LO);
+  }
+  void Elif(SourceLocation, SourceRange Cond, ConditionValueKind, SourceLocation) override {
+    F.condition(Cond, LO);
+  }
 
 private:
   BackEndFeatures &F;
+  const LangOptions &LO;
 };
 
 struct TranslateState {
@@ -344,7 +351,7 @@ protected:
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
     PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
     St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager());
-    PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features));
+    PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, CI.getLangOpts()));
     watchTokens(PP, St.Macros, *St.Features);
     return true;
   }

@@ -51,6 +51,9 @@ public:
   /// defines bool for a back end without the C23 keyword).
   void included(clang::SourceLocation HashLoc, llvm::StringRef Name, bool Angled);
   void embed(clang::SourceLocation HashLoc);
+  /// The condition of an #if or #elif: C23's `true` and `false` there are
+  /// 1 and 0, where a back end without them reads 0 for both.
+  void condition(clang::SourceRange Cond, const clang::LangOptions &LO);
   /// The features that only the AST shows (auto, fixed enums, ...).
   void scan(clang::ASTContext &Ctx);
   bool empty() const { return Uses.empty(); }
@@ -62,6 +65,7 @@ private:
   void add(clang::SourceLocation L, const std::string &What, const std::string &Example,
            const char *Group = "");
   bool userWritten(clang::SourceLocation L) const;
+  void keyword(clang::tok::TokenKind Kind, llvm::StringRef Spelling, clang::SourceLocation L);
 
   struct Use {
     std::string What;    // as a message names it: "_BitInt"
