@@ -10,12 +10,21 @@
  * the program ahead of libc's, take the stream's lock (recursive) around
  * the whole call.  They are hidden, so a shared library built by parcc keeps
  * them to itself, and weak, so a program that defines printf itself keeps
- * its own (and links: fprintf pulls this member in all the same).  Only with glibc, whose __vfprintf_chk does the work
- * (flag 0: exactly vfprintf).  __vfprintf_chk itself, which the
+ * its own (and links: fprintf pulls this member in all the same).
+ *
+ * The work is done by libc's __vfprintf_chk (flag 0: exactly vfprintf),
+ * found with dlsym(RTLD_NEXT): a program may define __vfprintf_chk itself
+ * and call vfprintf from it (gcc's torture test vfprintf-chk-1.c does), and
+ * calling the program's from vfprintf made the two recurse (that test
+ * aborted).  In a static program, which has no dynamic symbols, it is the
+ * one the link found.  Only with glibc.  __vfprintf_chk itself, which the
  * _FORTIFY_SOURCE versions of vprintf and vfprintf call from the program,
- * is not wrapped: the wrappers need libc's. */
+ * is not wrapped. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -25,9 +34,26 @@ extern int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap);
 
 #define PARC_STDIO_WRAP __attribute__((visibility("hidden"), weak))
 
+typedef int (*vfprintf_chk_fn)(FILE *, int, const char *, va_list);
+
+static vfprintf_chk_fn libc_vfprintf_chk(void) {
+  static vfprintf_chk_fn found; /* atomic: racing first calls find the same */
+  vfprintf_chk_fn f = __atomic_load_n(&found, __ATOMIC_ACQUIRE);
+  if (PARC_UNLIKELY(!f)) {
+    void *sym = dlsym(RTLD_NEXT, "__vfprintf_chk");
+    if (sym)
+      memcpy(&f, &sym, sizeof f); /* object to function pointer, as POSIX allows */
+    else
+      f = __vfprintf_chk;
+    __atomic_store_n(&found, f, __ATOMIC_RELEASE);
+  }
+  return f;
+}
+
 static int locked_vfprintf(FILE *f, int flag, const char *fmt, va_list ap) {
+  vfprintf_chk_fn print = libc_vfprintf_chk();
   flockfile(f);
-  int r = __vfprintf_chk(f, flag, fmt, ap);
+  int r = print(f, flag, fmt, ap);
   funlockfile(f);
   return r;
 }
