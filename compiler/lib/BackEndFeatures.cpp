@@ -138,7 +138,8 @@ void BackEndFeatures::keyword(tok::TokenKind Kind, StringRef Spelling, SourceLoc
     }
 }
 
-void BackEndFeatures::condition(SourceRange Cond, const LangOptions &LO) {
+void BackEndFeatures::condition(SourceRange Cond, Preprocessor &PP) {
+  const LangOptions &LO = PP.getLangOpts();
   if (!LO.C23 || !userWritten(Cond.getBegin()))
     return;
   StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Cond), SM, LO);
@@ -150,7 +151,8 @@ void BackEndFeatures::condition(SourceRange Cond, const LangOptions &LO) {
     while (E < Text.size() && IsIdent(Text[E]))
       ++E;
     StringRef Word = Text.slice(I, E);
-    if (Word == "true" || Word == "false")
+    // A macro of the user's by that name stands for it in either compiler.
+    if ((Word == "true" || Word == "false") && !PP.isMacroDefined(Word))
       keyword(Word == "true" ? tok::kw_true : tok::kw_false, Word,
               Cond.getBegin().getLocWithOffset(I));
     I = E;

@@ -268,7 +268,7 @@ private:
 /// Forwards the user's #include, #embed, #if and #elif to BackEndFeatures.
 class FeatureRecorder : public PPCallbacks {
 public:
-  FeatureRecorder(BackEndFeatures &F, const LangOptions &LO) : F(F), LO(LO) {}
+  FeatureRecorder(BackEndFeatures &F, Preprocessor &PP) : F(F), PP(PP) {}
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef FileName,
                           bool IsAngled, CharSourceRange, OptionalFileEntryRef, StringRef,
                           StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
@@ -279,15 +279,15 @@ public:
     F.embed(HashLoc);
   }
   void If(SourceLocation, SourceRange Cond, ConditionValueKind) override {
-    F.condition(Cond, LO);
+    F.condition(Cond, PP);
   }
   void Elif(SourceLocation, SourceRange Cond, ConditionValueKind, SourceLocation) override {
-    F.condition(Cond, LO);
+    F.condition(Cond, PP);
   }
 
 private:
   BackEndFeatures &F;
-  const LangOptions &LO;
+  Preprocessor &PP;
 };
 
 struct TranslateState {
@@ -351,7 +351,7 @@ protected:
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
     PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
     St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager());
-    PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, CI.getLangOpts()));
+    PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, PP));
     watchTokens(PP, St.Macros, *St.Features);
     return true;
   }

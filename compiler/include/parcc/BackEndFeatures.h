@@ -53,7 +53,7 @@ public:
   void embed(clang::SourceLocation HashLoc);
   /// The condition of an #if or #elif: C23's `true` and `false` there are
   /// 1 and 0, where a back end without them reads 0 for both.
-  void condition(clang::SourceRange Cond, const clang::LangOptions &LO);
+  void condition(clang::SourceRange Cond, clang::Preprocessor &PP);
   /// The features that only the AST shows (auto, fixed enums, ...).
   void scan(clang::ASTContext &Ctx);
   bool empty() const { return Uses.empty(); }
