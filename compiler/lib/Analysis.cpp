@@ -156,6 +156,8 @@ public:
   bool VisitIndirectGotoStmt(IndirectGotoStmt *GS) {
     if (cur())
       M.Jumps.push_back({JumpUse::IndirectGoto, GS, cur()});
+    if (CurFn)
+      CurFn->IndirectGotos.push_back(GS);
     return true;
   }
 

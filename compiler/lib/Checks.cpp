@@ -66,6 +66,29 @@ void checkMarks(Session &S) {
   }
 }
 
+/// `goto *e;` inside an activity reaches only the labels whose address the
+/// function takes; the activity's body is a function of its own, so each of
+/// them must be a label of this activity, outside any construct nested in it
+/// (an address taken in another activity is refused as crossing already).
+void checkIndirectGoto(Session &S, const JumpUse &G) {
+  const DeclContext *Fn = G.Act->Owner->Func;
+  for (const JumpUse &T : S.M.Jumps) {
+    if (T.K != JumpUse::AddrLabel || T.Label->getDeclContext() != Fn || !T.Label->getStmt())
+      continue;
+    auto It = S.M.LabelAct.find(T.Label);
+    if (It != S.M.LabelAct.end() && It->second == G.Act)
+      continue;
+    SourceLocation L = G.S->getBeginLoc();
+    S.error(L, "indirect 'goto' inside a parallel activity may reach label '%0', which is "
+               "outside the activity")
+        << T.Label->getName();
+    S.note(T.S->getBeginLoc(), "the address of '%0' is taken here") << T.Label->getName();
+    S.note(L, "an activity runs as a function of its own: an indirect 'goto' in it may "
+              "only jump to labels of the same activity");
+    return;
+  }
+}
+
 void checkJumps(Session &S) {
   for (const JumpUse &J : S.M.Jumps) {
     SourceLocation L = J.S->getBeginLoc();
@@ -93,7 +116,7 @@ void checkJumps(Session &S) {
       S.note(J.Act->Owner->Block->getLBracLoc(), "the activity starts here");
       break;
     case JumpUse::IndirectGoto:
-      S.error(L, "indirect 'goto' is not supported inside a parallel activity");
+      checkIndirectGoto(S, J);
       break;
     case JumpUse::Goto:
     case JumpUse::AddrLabel: {

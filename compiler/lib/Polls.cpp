@@ -65,7 +65,10 @@
 //   * backward gotos: `goto L;` to a label written before it closes a loop
 //     as much as a back-edge does (`again: ... goto again;`), so it becomes
 //     `{ parc_poll(); goto L; }`.  A forward goto needs none: every cycle
-//     has an edge that goes back in the text, a loop's or such a goto.
+//     has an edge that goes back in the text, a loop's, such a goto, or
+//   * a computed goto, `goto *e;`, whose direction nobody knows (an
+//     interpreter's dispatch jumps back every time): each polls,
+//     `{ parc_poll(); goto *e; }`.
 //   * function entries: a brief function gets no poll (it is straight-line
 //     code of its caller, which polls).  Otherwise the poll goes before the
 //     first statement that is not brief: leading guards such as
@@ -767,6 +770,20 @@ static void pollBackGoto(Session &S, const GotoStmt *G) {
   S.Edits.insert(Semi + 1, " }");
 }
 
+/// `goto *e;` may jump back (an interpreter's dispatch does, always):
+/// `{ parc_poll(); goto *e; }`.
+static void pollIndirectGoto(Session &S, const IndirectGotoStmt *G) {
+  if (G->getBeginLoc().isMacroID() || G->getEndLoc().isMacroID() ||
+      !S.inMainFile(G->getGotoLoc()))
+    return;
+  unsigned Semi;
+  tok::TokenKind Kind;
+  if (!S.tokenAt(S.endOffset(G->getEndLoc()), Semi, Kind) || Kind != tok::semi)
+    return;
+  S.Edits.insert(S.offset(G->getGotoLoc()), "{ parc_poll(); ");
+  S.Edits.insert(Semi + 1, " }");
+}
+
 /// Where a macro-written loop L can get its poll: its body, and the
 /// keyword a macro must replace (its `for`, or the `while` that carries its
 /// condition) with the `)` that closes that keyword's head.
@@ -924,6 +941,8 @@ void insertPolls(Outliner &O) {
         pollHead(S, L); // or none: pollMacroLoops has polled it
     for (const GotoStmt *G : F->Gotos)
       pollBackGoto(S, G);
+    for (const IndirectGotoStmt *G : F->IndirectGotos)
+      pollIndirectGoto(S, G);
   }
 }
 

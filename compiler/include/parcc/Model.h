@@ -134,6 +134,8 @@ struct FunctionModel {
   /// goto statements in the function: a goto back to a label written before
   /// it closes a loop, which polls like a loop back-edge (Polls.cpp).
   std::vector<const clang::GotoStmt *> Gotos;
+  /// `goto *e;` statements: each may jump back, so each polls (Polls.cpp).
+  std::vector<const clang::IndirectGotoStmt *> IndirectGotos;
   /// Activities refer to the function itself (recursion through an activity).
   bool Recursive = false;
   /// Functions declared only at block scope and called from an activity.
