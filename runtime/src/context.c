@@ -272,9 +272,13 @@ static int batch_guard(char *map, size_t span, int n) {
 
 /* Create n envelopes with one mmap (n > 1 is MAXI 5.4's "allocate the
  * envelopes for the whole batch at once"); returns one and puts the others
- * in p's pool, which is empty (the caller found no free envelope). */
+ * in p's pool, which is empty (the caller found no free envelope).  errno is
+ * the running activity's (main's, often): the calls that fail on the way
+ * without harm (a kernel before 6.13 has no guard-page advice, a batch may
+ * not fit) must not change it. */
 static parc_ctx *env_create(parc_proc *p, int n, const parc_site *site) {
   PARC_ASSERT(p->pool_n == 0 && n <= PARC_ENV_BATCH_MAX);
+  int saved_errno = errno;
   size_t span = env_span();
   char *map = mmap(NULL, span * (size_t)n, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
@@ -295,6 +299,7 @@ static parc_ctx *env_create(parc_proc *p, int n, const parc_site *site) {
       p->pool[p->pool_n++] = env_carve(map, span, k);
   }
   PARC_STAT_ADD(p, env_created, (uint64_t)n);
+  errno = saved_errno;
   return env_carve(map, span, 0);
 }
 

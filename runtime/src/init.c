@@ -7,6 +7,7 @@
  * processor 0.  No thread is created there: parc_start, called by the first
  * construct (or the first parc_P that must block), creates the workers.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +89,9 @@ void parc_start(void) {
   parc_init();
   parc_spin_lock(&parc_rt.start_lock);
   if (!__atomic_load_n(&parc_rt.started, __ATOMIC_RELAXED)) {
+    int saved_errno = errno; /* the first construct's parent's: a failed pin is silent */
     parc_procs_start();
+    errno = saved_errno;
     /* release: pairs with the acquire in parc_ensure_started. */
     __atomic_store_n(&parc_rt.started, 1, __ATOMIC_RELEASE);
   }
