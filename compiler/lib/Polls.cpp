@@ -581,6 +581,13 @@ static bool pollHead(Session &S, const Stmt *L, bool Insert = true) {
   return pollEmptyFor(S, F, Insert);
 }
 
+/// Where the line that holds offset Off of T begins: just after the '\n'
+/// before Off, or 0.
+static size_t lineStart(StringRef T, size_t Off) {
+  size_t NL = Off == 0 ? StringRef::npos : T.rfind('\n', Off - 1);
+  return NL == StringRef::npos ? 0 : NL + 1;
+}
+
 /// The `#pragma` line (continuation lines joined) that comes right before
 /// B1 offset Off, which starts a statement, with only blank lines and `//`
 /// comment lines between; "" if none.  Such a pragma governs the statement:
@@ -590,20 +597,17 @@ static std::string pragmaBefore(Session &S, unsigned Off) {
   StringRef T(S.TP.Text);
   if (Off > T.size())
     return "";
-  size_t LineStart = T.rfind('\n', Off == 0 ? 0 : Off - 1);
-  LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+  size_t LineStart = lineStart(T, Off);
   if (!T.slice(LineStart, Off).trim().empty())
     return ""; // something else comes first on the statement's line
   while (LineStart > 0) {
     // The logical line that ends at LineStart - 1, continuations joined.
     size_t End = LineStart - 1, Begin = End;
     while (true) {
-      size_t NL = Begin == 0 ? StringRef::npos : T.rfind('\n', Begin - 1);
-      size_t B = NL == StringRef::npos ? 0 : NL + 1;
-      Begin = B;
-      if (B < 2 || T[B - 2] != '\\')
+      Begin = lineStart(T, Begin);
+      if (Begin < 2 || T[Begin - 2] != '\\')
         break;
-      Begin = B - 1; // the line before ends with a backslash
+      Begin -= 1; // the line before ends with a backslash
     }
     StringRef Line = T.slice(Begin, End).trim();
     LineStart = Begin;
@@ -686,9 +690,8 @@ static bool entryPollAt(Session &S, Planner &P, FunctionModel &F, const Compound
     bool After = false;
     if (!Before.empty()) {
       const Session::RawToken &T = Before.back();
-      StringRef Upto = StringRef(S.TP.Text).substr(0, T.Off);
-      size_t LineStart = Upto.rfind('\n');
-      StringRef Line = Upto.substr(LineStart == StringRef::npos ? 0 : LineStart + 1).ltrim();
+      StringRef Src(S.TP.Text);
+      StringRef Line = Src.slice(lineStart(Src, T.Off), T.Off).ltrim();
       After = Line.starts_with("#") ? true
                                     : T.Kind == tok::semi || T.Kind == tok::l_brace ||
                                           T.Kind == tok::r_brace || T.Kind == tok::colon;

@@ -347,8 +347,8 @@ static void start_workers(void) {
  * the program's first one did, and a child that only calls exec creates
  * none.  OpenMP's libomp does the same; gcc's libgomp hangs there.
  *
- * Inside an activity (or a worker that did not fall asleep within a second,
- * which should not happen): the activities of the other processors are lost
+ * Inside an activity (or a worker that did not fall asleep within ten
+ * seconds, which should not happen): the activities of the other processors are lost
  * with their threads, and POSIX allows the child of a multithreaded process
  * only async-signal-safe calls until it calls exec.  The child may still run
  * what its thread can run alone; when it would wait for what is lost, it
