@@ -50,12 +50,19 @@ static vfprintf_chk_fn libc_vfprintf_chk(void) {
   return f;
 }
 
+static void unlock_stream(FILE **f) { funlockfile(*f); }
+
+/* A thread cancelled in the call (write is a cancellation point: printf
+ * blocks in it on a full pipe) gives the lock back, as glibc's printf does
+ * with its own: it stayed held by the dead thread, and the program's next
+ * printf to the stream hung.  The cancellation unwinds through here, and
+ * runs the cleanup, because this file is compiled with -fexceptions
+ * (runtime/CMakeLists.txt). */
 static int locked_vfprintf(FILE *f, int flag, const char *fmt, va_list ap) {
   vfprintf_chk_fn print = libc_vfprintf_chk();
   flockfile(f);
-  int r = print(f, flag, fmt, ap);
-  funlockfile(f);
-  return r;
+  __attribute__((cleanup(unlock_stream))) FILE *held = f;
+  return print(held, flag, fmt, ap);
 }
 
 PARC_STDIO_WRAP int vfprintf(FILE *restrict f, const char *restrict fmt, va_list ap) {
