@@ -106,6 +106,15 @@
 // to).  Every loop of that expansion polls then, counted ones too: the
 // price of a loop the user left to a macro.
 //
+// Signal handlers keep no poll: a function that the file installs with
+// signal() (sigset, bsd_signal, sysv_signal) or stores in the sa_handler or
+// sa_sigaction of a struct sigaction runs whenever the signal arrives,
+// inside whatever its thread was doing, the runtime's scheduler and
+// context switches included; a poll there could park that thread's context
+// or unwind it for a kill in the middle of them (a 1 ms SIGALRM handler that
+// counted into a volatile crashed random schedules of sync within a second).
+// The handler is no step of an activity, so no kill waits for it.
+//
 // C99 inline functions with external linkage (which may not call the
 // static parc_poll) keep no poll.  -fno-parc-polls leaves out every poll, to
 // measure what they cost.
@@ -194,6 +203,74 @@ public:
   llvm::DenseSet<const VarDecl *> Vars;
 };
 
+/// The function that E names (`h`, `&h`, `(void (*)(int))h`), or null.
+static const FunctionDecl *functionNamed(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenCasts();
+  const auto *R = dyn_cast<DeclRefExpr>(E);
+  const auto *FD = R ? dyn_cast<FunctionDecl>(R->getDecl()) : nullptr;
+  return FD ? FD->getCanonicalDecl() : nullptr;
+}
+
+static bool handlerField(const FieldDecl *F) {
+  return F && F->getIdentifier() &&
+         (F->getName() == "sa_handler" || F->getName() == "sa_sigaction");
+}
+
+/// The functions that the file installs as signal handlers: passed to
+/// signal() and its kin, or stored in a sa_handler or sa_sigaction field
+/// (by assignment or in an initializer).
+class SignalHandlers : public RecursiveASTVisitor<SignalHandlers> {
+public:
+  bool shouldVisitImplicitCode() const { return true; } // initializers' semantic forms
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && FD->getIdentifier() && CE->getNumArgs() == 2 &&
+        llvm::StringSwitch<bool>(FD->getName())
+            .Cases("signal", "sigset", "bsd_signal", "sysv_signal", "__sysv_signal", true)
+            .Default(false))
+      add(CE->getArg(1));
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() == BO_Assign)
+      if (const auto *M = dyn_cast<MemberExpr>(B->getLHS()->IgnoreParenImpCasts()))
+        if (handlerField(dyn_cast<FieldDecl>(M->getMemberDecl())))
+          add(B->getRHS());
+    return true;
+  }
+  bool VisitInitListExpr(InitListExpr *IL) {
+    if (!IL->isSemanticForm())
+      return true;
+    const RecordDecl *RD = IL->getType()->getAsRecordDecl();
+    if (!RD)
+      return true;
+    if (RD->isUnion()) {
+      if (IL->getNumInits() == 1 && handlerField(IL->getInitializedFieldInUnion()))
+        add(IL->getInit(0));
+      return true;
+    }
+    unsigned I = 0;
+    for (const FieldDecl *F : RD->fields()) {
+      if (I >= IL->getNumInits())
+        break;
+      if (handlerField(F))
+        add(IL->getInit(I));
+      ++I;
+    }
+    return true;
+  }
+  llvm::DenseSet<const FunctionDecl *> Fns;
+
+private:
+  void add(const Expr *E) {
+    if (const FunctionDecl *FD = functionNamed(E))
+      Fns.insert(FD);
+  }
+};
+
 /// `do ... while (0)` (as macros write it), `while (0)`: no back-edge.
 bool neverRepeats(const Stmt *L, const ASTContext &Ctx) {
   const Expr *Cond = nullptr;
@@ -225,6 +302,14 @@ public:
       AT.TraverseStmt(F->FD->getBody());
       Taken[F.get()] = std::move(AT.Vars);
     }
+    SignalHandlers SH;
+    SH.TraverseDecl(S.Ctx.getTranslationUnitDecl());
+    Handlers = std::move(SH.Fns);
+  }
+
+  /// A signal handler of this file: it keeps no poll (see the top).
+  bool handler(const FunctionModel &F) const {
+    return Handlers.count(F.FD->getCanonicalDecl());
   }
 
   /// Brief statement of function F (see the top of the file).
@@ -253,6 +338,7 @@ private:
   /// The functions of this file, by canonical declaration.
   llvm::DenseMap<const FunctionDecl *, const FunctionModel *> Fns;
   llvm::DenseMap<const FunctionModel *, llvm::DenseSet<const VarDecl *>> Taken;
+  llvm::DenseSet<const FunctionDecl *> Handlers;
   enum class State { Busy, Yes, No };
   llvm::DenseMap<const FunctionModel *, State> FnState;
   /// Functions defined in headers, judged on their own.
@@ -851,7 +937,7 @@ void pollMacroLoops(Outliner &O) {
   // NonEmpty: the expansions with a for loop whose body is not empty.
   std::set<unsigned> NonEmpty;
   for (auto &F : S.M.Functions) {
-    if (!F->FD->getBody() || externInline(F->FD))
+    if (!F->FD->getBody() || externInline(F->FD) || P.handler(*F))
       continue;
     for (const Stmt *L : F->Loops) {
       if (const auto *Fo = dyn_cast<ForStmt>(L))
@@ -918,10 +1004,11 @@ void insertPolls(Outliner &O) {
                        " " + O.declare(FD->getReturnType().getUnqualifiedType(), "parc_rv_") +
                        ";");
       unsigned At;
-      if (S.Opts.Polls && !P.briefFunction(*F) && entryPollAt(S, P, *F, Body, At))
+      if (S.Opts.Polls && !P.handler(*F) && !P.briefFunction(*F) &&
+          entryPollAt(S, P, *F, Body, At))
         S.Edits.insert(At, At == Entry ? " parc_poll();" : "parc_poll(); ");
     }
-    if (!S.Opts.Polls)
+    if (!S.Opts.Polls || P.handler(*F))
       continue;
     // The loops of an OpenMP or OpenACC loop directive, and the loops in
     // them, keep their form: they run on the directive's threads, not in
