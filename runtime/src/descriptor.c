@@ -418,10 +418,10 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   wait_children(c, d, mine);
 }
 
-static inline parc_ctx *current_ctx(void) {
+static inline parc_ctx *current_ctx(const parc_site *site) {
   parc_proc *p = parc_self();
   if (PARC_UNLIKELY(!p))
-    parc_fatal(1, "a parallel construct ran on a thread libparc did not create");
+    parc_fatal_foreign(site);
   return p->cur;
 }
 
@@ -432,7 +432,7 @@ void parc_spawn(parc_desc *pd, parc_site *site, parc_body_fn fn, void *env, uint
     return;
   }
   parc_ensure_started();
-  parc_ctx *c = current_ctx();
+  parc_ctx *c = current_ctx(site);
   parc_batch *parent = c->cur_act;
   desc_init(d, site, fn, env, count, parent);
   d->home = c->last;
@@ -455,7 +455,7 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
     return;
   }
   parc_ensure_started();
-  parc_ctx *c = current_ctx();
+  parc_ctx *c = current_ctx(site);
   parc_batch *parent = c->cur_act;
   desc_init(d, site, fn, env, total, parent);
   d->mapped = 1;

@@ -148,6 +148,18 @@ void parc_assert_fail(const char *cond, const char *file, int line, const char *
   abort();
 }
 
+/* A construct, or a parc_P that has to wait, on a thread that the program
+ * created itself: the runtime has no processor there to park it on. */
+void parc_fatal_foreign(const parc_site *site) {
+  if (!site)
+    parc_fatal(1, "parc_P had to wait on a thread that libparc did not create (the "
+                  "program's own pthread_create or thrd_create): only main and the activities "
+                  "of its constructs may wait on a semaphore; such a thread may call parc_V");
+  parc_fatal_site(site, "%s ran on a thread that libparc did not create (the program's own "
+                        "pthread_create or thrd_create): constructs run only in main and in "
+                        "the activities of its constructs", kind_word(site->kind));
+}
+
 void parc_error_step0(const parc_site *site) {
   parc_fatal_site(site, "%s step is zero", site ? kind_word(site->kind) : "parfor");
 }

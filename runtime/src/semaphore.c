@@ -56,6 +56,8 @@ void parc_P(parc_sem_t *s) {
     return;
   parc_ensure_started();
   parc_proc *p = parc_self();
+  if (PARC_UNLIKELY(!p))
+    parc_fatal_foreign(NULL);
   parc_ctx *c = p->cur;
   parc_detach_chain(p, c);
   if (!single)
