@@ -264,6 +264,7 @@ void parc_batch_init(parc_batch *b, parc_drt *d, parc_batch *outer, int is_paren
   b->self_ended = 0;
   b->deferred = 0;
   b->framed = 0; /* the frame fields are set by parc_next_frame (frame.c) */
+  b->dry = 0;
 }
 
 /* Run batch b on context c and account all of it.  The setjmp is the
@@ -406,6 +407,7 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
       n = private_claim(c, d, &lo);
     else
       n = parent_claim(d, &lo);
+    b.dry = 0; /* the share just claimed (split_running) */
   } while (n);
   c->cur_act = parent;
   /* An activity that suspended at a stackless sync (frame.c; we set the

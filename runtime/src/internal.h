@@ -146,6 +146,13 @@ typedef struct parc_batch {
   int is_parent;              /* run inline by the construct's parent */
   unsigned char self_ended;   /* the current activity ended itself (pbreak/preturn) */
   unsigned char framed;       /* frame fields below set (frame.c) */
+  /* split_running found nothing to cut in this batch and every batch
+   * outside it (no unstarted activity, or a mapped chunk's, which stays on
+   * its processor).  It stays true while the batch is not the innermost:
+   * only the innermost batch of a context starts activities or is given new
+   * ones (parc_batch_init, spawn_body's next share), and cuts only shrink
+   * the others.  Cleared where a batch gets activities. */
+  unsigned char dry;
   parc_jmp_buf jb;            /* kill landing point (see kill.c) */
   /* Stepping (parc_rt.step: PARC_TRACE or PARC_SCHED=random, sched.c): the
    * body function is called for one activity at a time, act.end = next + 1;
