@@ -1404,10 +1404,17 @@ int Job::run(const char *Argv0) {
     // -fsanitize=address link would miss its __ubsan_handle_* entries.
     if (RuntimeLib == "-lparc-asan" && !Undefined)
       A.push_back("-fsanitize=undefined");
+    // The runtime's libraries (pthreads, libnuma) as needed, as cc's own
+    // (gcc's spec does so for libgcc_s): a plain program, which links no
+    // runtime, needs none of them, and clang's driver, unlike Debian's gcc,
+    // does not link with --as-needed: its programs needed libnuma.so.1 and
+    // ran its constructor before main.
     SmallVector<StringRef, 4> Libs;
     StringRef(PARCC_LINK_LIBS).split(Libs, ' ', -1, false);
+    A.push_back("-Wl,--push-state,--as-needed");
     for (StringRef L : Libs)
       A.push_back(L.str());
+    A.push_back("-Wl,--pop-state");
     A.push_back("-o");
     A.push_back(O.Output.empty() ? "a.out" : O.Output);
     Ok = R.run(A);

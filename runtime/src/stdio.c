@@ -22,6 +22,7 @@
  * is not wrapped. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,19 +51,21 @@ static vfprintf_chk_fn libc_vfprintf_chk(void) {
   return f;
 }
 
-static void unlock_stream(FILE **f) { funlockfile(*f); }
+static void unlock_stream(void *f) { funlockfile(f); }
 
 /* A thread cancelled in the call (write is a cancellation point: printf
  * blocks in it on a full pipe) gives the lock back, as glibc's printf does
  * with its own: it stayed held by the dead thread, and the program's next
- * printf to the stream hung.  The cancellation unwinds through here, and
- * runs the cleanup, because this file is compiled with -fexceptions
- * (runtime/CMakeLists.txt). */
+ * printf to the stream hung.  pthread_cleanup_push, not a cleanup attribute
+ * and -fexceptions, whose personality routine would make every program
+ * that calls printf need libgcc_s. */
 static int locked_vfprintf(FILE *f, int flag, const char *fmt, va_list ap) {
-  vfprintf_chk_fn print = libc_vfprintf_chk();
+  int r;
   flockfile(f);
-  __attribute__((cleanup(unlock_stream))) FILE *held = f;
-  return print(held, flag, fmt, ap);
+  pthread_cleanup_push(unlock_stream, f);
+  r = libc_vfprintf_chk()(f, flag, fmt, ap);
+  pthread_cleanup_pop(1);
+  return r;
 }
 
 PARC_STDIO_WRAP int vfprintf(FILE *restrict f, const char *restrict fmt, va_list ap) {
