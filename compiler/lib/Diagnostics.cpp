@@ -2,6 +2,7 @@
 #include "parcc/Diagnostics.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
@@ -168,6 +169,24 @@ static void namePreturn(SmallString<256> &Msg, StringRef B1, unsigned Off,
   Msg = (M.drop_back(strlen("return statement")) + "'preturn'").str();
 }
 
+/// Clang's "address argument to atomic builtin must be a pointer" about the
+/// user's faa (parc.h's macro for __atomic_fetch_add), as in `faa(n, 1)`
+/// for `faa(&n, 1)`: the message names the builtin that the user did not
+/// write.  It says what FaaChecker (Checks.cpp) says of other wrong types.
+static bool nameFaa(SmallString<256> &Msg, const Diagnostic &Info, const LangOptions &LO) {
+  StringRef M = Msg.str();
+  SourceLocation L = Info.getLocation();
+  if (!M.consume_front("address argument to atomic builtin must be a pointer (") ||
+      !M.consume_back(" invalid)") || !L.isMacroID() ||
+      Lexer::getImmediateMacroName(L, Info.getSourceManager(), LO) != "faa")
+    return false;
+  Msg = (Twine("'faa' needs a pointer to an integer object, not ") + M).str();
+  return true;
+}
+
+static const char FaaNote[] =
+    "faa atomically adds to the integer that its first argument points to: write faa(&x, v)";
+
 static const char StrayNote[] =
     "PARC constructs are translated only where they are written in the source files "
     "given to parcc, not in headers or in the bodies of macros defined there";
@@ -190,11 +209,13 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   SourceLocation At = Info.getLocation();
   if (Msg.str().contains("parc_mark_"))
     nameKeywords(Msg);
+  bool FaaPointer = false;
   if (Level == DiagnosticsEngine::Error && Info.hasSourceManager() && Orig &&
       &Info.getSourceManager() != &Orig->sm() && Info.getLocation().isValid()) {
     const SourceManager &SM = Info.getSourceManager();
     SourceLocation F = SM.getFileLoc(Info.getLocation());
     unsigned Off = SM.getFileOffset(F);
+    FaaPointer = nameFaa(Msg, Info, LO);
     if (SM.getFileID(F) == SM.getMainFileID() && Preturns)
       namePreturn(Msg, SM.getBufferData(SM.getMainFileID()), Off, *Preturns);
     if (SM.getFileID(F) == SM.getMainFileID() &&
@@ -266,6 +287,9 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
   if (!strayKeyword(Level, Msg).empty())
     origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, StrayNote,
+                            {}, {});
+  if (FaaPointer)
+    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, FaaNote,
                             {}, {});
   OS.flush();
 }
