@@ -30,6 +30,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
@@ -480,8 +481,23 @@ static bool onBigStack(std::function<bool()> Fn) {
 static bool translateOnThisStack(const std::string &Path, const FrontendOptions &Opts,
                                  bool SyntaxOnly, std::string &OutC);
 
+// Clang's parser reads MS-style inline assembly (__asm { ... }, with
+// -fms-extensions) through the target's assembly parser, as clang's cc1
+// does after registering every target; without them such a block is an
+// error ("no targets are registered") that cc does not give.
+static void registerTargetsOnce() {
+  static const bool Registered = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmParsers();
+    return true;
+  }();
+  (void)Registered;
+}
+
 bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool SyntaxOnly,
                    std::string &OutC) {
+  registerTargetsOnce();
   return onBigStack([&] { return translateOnThisStack(Path, Opts, SyntaxOnly, OutC); });
 }
 
