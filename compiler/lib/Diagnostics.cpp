@@ -38,6 +38,8 @@ SourceLocation OriginalSource::loc(unsigned Offset) const {
 
 void DiagPrinter::BeginSourceFile(const LangOptions &L, const Preprocessor *) {
   LO = L;
+  FaaArity = DropNotes = false;
+  FaaDropped.clear();
   OrigTD.reset();
   OtherTD.reset();
 }
@@ -192,6 +194,30 @@ static const char StrayNote[] =
     "given to parcc, not in headers or in the bodies of macros defined there";
 
 void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
+  // faa with one argument or three: Clang reports the macro call, notes
+  // "macro 'faa' defined here", and then takes faa for an undeclared
+  // identifier (with notes, and warnings at the same faa, as "expression
+  // result unused"), which is no mistake of the user's: those are dropped.
+  if (Level == DiagnosticsEngine::Note && DropNotes)
+    return;
+  DropNotes = false;
+  SourceLocation DiagLoc = Info.getLocation();
+  if (DiagLoc.isValid() && FaaDropped.count(DiagLoc.getRawEncoding())) {
+    DropNotes = true;
+    return;
+  }
+  if (Level == DiagnosticsEngine::Note || Level == DiagnosticsEngine::Error) {
+    SmallString<64> M;
+    Info.FormatDiagnostic(M);
+    if (Level == DiagnosticsEngine::Note && M == "macro 'faa' defined here") {
+      FaaArity = true;
+    } else if (Level == DiagnosticsEngine::Error && FaaArity && DiagLoc.isValid() &&
+               M.str().starts_with("use of undeclared identifier 'faa'")) {
+      FaaDropped.insert(DiagLoc.getRawEncoding());
+      DropNotes = true;
+      return;
+    }
+  }
   if (Level == DiagnosticsEngine::Note && Info.hasSourceManager() && Orig &&
       &Info.getSourceManager() != &Orig->sm() && Info.getLocation().isValid()) {
     const SourceManager &SM = Info.getSourceManager();

@@ -20,6 +20,7 @@
 #include "clang/Frontend/TextDiagnostic.h"
 
 #include <memory>
+#include <set>
 
 namespace parcc {
 
@@ -81,6 +82,12 @@ private:
   OriginalSource *Orig = nullptr;
   const PosMap *Map = nullptr;
   unsigned PreludeBegin = 0, PreludeEnd = 0;
+  /// A call of faa with the wrong number of arguments was reported.
+  bool FaaArity = false;
+  /// Where Clang took such a faa for an undeclared identifier: the
+  /// diagnostics there, and the notes after them, are dropped.
+  std::set<clang::SourceLocation::UIntTy> FaaDropped;
+  bool DropNotes = false;
   const std::vector<unsigned> *Preturns = nullptr;
   clang::LangOptions LO;
   std::unique_ptr<clang::TextDiagnostic> OrigTD, OtherTD;
