@@ -11,7 +11,6 @@
 #include "parcc/BackEndFeatures.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/SmallString.h"
@@ -140,22 +139,26 @@ void BackEndFeatures::keyword(tok::TokenKind Kind, StringRef Spelling, SourceLoc
 
 void BackEndFeatures::condition(SourceRange Cond, Preprocessor &PP) {
   const LangOptions &LO = PP.getLangOpts();
-  if (!LO.C23 || !userWritten(Cond.getBegin()))
+  SourceLocation B = SM.getExpansionLoc(Cond.getBegin());
+  if (!LO.C23 || !userWritten(B))
     return;
-  StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Cond), SM, LO);
-  auto IsIdent = [](char C) { return isAsciiIdentifierContinue(C); };
-  for (size_t I = 0; I < Text.size(); ++I) {
-    if (!IsIdent(Text[I]) || (I > 0 && IsIdent(Text[I - 1])))
+  // The condition as written, lexed raw to the end of the directive: its
+  // range ends inside a macro's expansion when a macro is used there, and
+  // a comment in it is no keyword.
+  auto [FID, Off] = SM.getDecomposedLoc(B);
+  StringRef Buf = SM.getBufferData(FID);
+  Lexer Raw(SM.getLocForStartOfFile(FID), LO, Buf.begin(), Buf.begin() + Off, Buf.end());
+  Token T;
+  for (bool First = true;; First = false) {
+    Raw.LexFromRawLexer(T);
+    if (T.is(tok::eof) || (!First && T.isAtStartOfLine()))
+      break;
+    if (!T.is(tok::raw_identifier))
       continue;
-    size_t E = I;
-    while (E < Text.size() && IsIdent(Text[E]))
-      ++E;
-    StringRef Word = Text.slice(I, E);
+    StringRef Word = T.getRawIdentifier();
     // A macro of the user's by that name stands for it in either compiler.
     if ((Word == "true" || Word == "false") && !PP.isMacroDefined(Word))
-      keyword(Word == "true" ? tok::kw_true : tok::kw_false, Word,
-              Cond.getBegin().getLocWithOffset(I));
-    I = E;
+      keyword(Word == "true" ? tok::kw_true : tok::kw_false, Word, T.getLocation());
   }
 }
 
