@@ -41,6 +41,21 @@
 #define PARC_SPIN_NS 60000
 #endif
 
+/* How long parc_P spins, waiting for a unit, before it parks its context
+ * (semaphore.c), in nanoseconds.  Long enough for another processor to
+ * finish a short critical section and its parc_V; short enough that a P
+ * which must really wait loses little. */
+#ifndef PARC_SEM_SPIN_NS
+#define PARC_SEM_SPIN_NS 4000
+#endif
+
+/* A waiter woken by parc_V that finds its unit taken by a parc_P arriving
+ * meanwhile goes back to the head of the queue; after this many times the
+ * next parc_V hands it the unit directly (semaphore.c). */
+#ifndef PARC_SEM_HUNGRY
+#define PARC_SEM_HUNGRY 2
+#endif
+
 /* Lazy publication (processor.c, help_request): a spinning idle processor
  * renews its help request every PARC_HELP_SPINS rounds (a power of two), a
  * sleeping one every PARC_HELP_SLEEP_NS. */
@@ -128,6 +143,8 @@ _Static_assert(PARC_HELP_SPINS > 0 && (PARC_HELP_SPINS & (PARC_HELP_SPINS - 1)) 
                "PARC_HELP_SPINS must be a power of two");
 _Static_assert(PARC_HELP_SLEEP_NS > 0 && PARC_HELP_SLEEP_NS < 1000000000, "PARC_HELP_SLEEP_NS out of range");
 _Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
+_Static_assert(PARC_SEM_SPIN_NS >= 0 && PARC_SEM_SPIN_NS <= 10000000, "PARC_SEM_SPIN_NS out of range");
+_Static_assert(PARC_SEM_HUNGRY >= 1, "PARC_SEM_HUNGRY must be at least 1");
 _Static_assert(PARC_LOCK_SPINS >= 1, "PARC_LOCK_SPINS must be positive");
 _Static_assert(PARC_ENV_BATCH_MAX >= 1 && PARC_ENV_BATCH_MAX <= 4096, "PARC_ENV_BATCH_MAX out of range");
 _Static_assert(PARC_MAX_RANGE_KILLS >= 1, "PARC_MAX_RANGE_KILLS must be positive");

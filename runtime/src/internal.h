@@ -275,6 +275,10 @@ typedef struct parc_rep {
  * A user-level execution context.  Envelopes own an mmap'd stack with a guard
  * page; the root context (main's native stack) and the schedulers do not. */
 enum parc_wait { PARC_WAIT_NONE = 0, PARC_WAIT_SYNC, PARC_WAIT_SEM };
+/* semaphore.c: a waiter that parc_V takes out of the queue is either
+ * woken to try again (a parc_P arriving meanwhile may take the unit first)
+ * or handed the unit (it was overtaken PARC_SEM_HUNGRY times). */
+enum parc_sem_wake { PARC_SEM_RETRY = 0, PARC_SEM_HANDED };
 
 /* What an envelope is asked to run when it is (re)entered. */
 typedef struct parc_job {
@@ -309,6 +313,8 @@ typedef struct parc_ctx {
   void *wait_obj;             /* parc_drt* (sync) or semaphore (sem) */
   parc_spin *wait_lock;       /* the lock protecting wait_obj's queue */
   int wake_killed;            /* woken by a kill, not by V/barrier release */
+  int sem_wake;               /* enum parc_sem_wake: why V readied it */
+  int sem_fails;              /* semaphore: times it was woken and overtaken */
 
   /* Resume mode (frame.c): resumed activities of rpend_d that terminated
    * on this context and are not accounted yet (accounted together when
@@ -605,6 +611,10 @@ PARC_INTERNAL void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c);
 
 /* ---- semaphore.c ---- */
 PARC_INTERNAL void parc_sem_cancel_locked(void *sem, parc_ctx *c);
+/* processor.c: parc_P's wait before it blocks: spin while *value <= 0, up to
+ * PARC_SEM_SPIN_NS and only while nothing else is ready on p; 1 if it saw a
+ * unit. */
+PARC_INTERNAL int parc_sem_spin(parc_proc *p, const int *value);
 
 /* ---- kill.c ---- */
 PARC_INTERNAL int parc_victim(parc_drt *d);

@@ -476,6 +476,26 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* parc_P's spin before it blocks (semaphore.c).  Not at P = 1 (nothing
+ * else could give the unit back meanwhile), not under PARC_SCHED=random
+ * (whose point is to take the blocking paths), and not while a context is
+ * ready on p: it may be the waiter the unit was handed to, or the holder
+ * itself, readied after a block inside its critical section. */
+int parc_sem_spin(parc_proc *p, const int *value) {
+  if (PARC_SEM_SPIN_NS == 0 || parc_rt.single || parc_rt.sched_random)
+    return 0;
+  uint64_t t0 = now_ns();
+  for (unsigned i = 1;; i++) {
+    if (__atomic_load_n(value, __ATOMIC_RELAXED) > 0)
+      return 1;
+    if (hint_get(&p->nready) || hint_get(&p->ninbox))
+      return 0;
+    cpu_relax();
+    if ((i & 15) == 0 && now_ns() - t0 > PARC_SEM_SPIN_NS)
+      return 0;
+  }
+}
+
 /* The sleeper's re-check: like work_visible, but under each list's lock, so
  * that it is ordered against every push (see the essay: a pusher publishes
  * under the lock, then reads `sleeping`). */
