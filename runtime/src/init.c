@@ -98,7 +98,22 @@ void parc_start(void) {
   parc_spin_unlock(&parc_rt.start_lock);
 }
 
+/* Only the first fatal error is reported: several processors can meet the
+ * same condition at once (out of memory for activity stacks), and one
+ * message is what the user needs.  A later caller waits for the first to
+ * end the process; should that take more than a second (its flush of a
+ * stdout that nobody reads, say), it ends the process itself, silently. */
+static void fatal_enter(int status) {
+  static int entered;
+  if (!__atomic_exchange_n(&entered, 1, __ATOMIC_ACQ_REL))
+    return;
+  struct timespec second = {1, 0};
+  nanosleep(&second, NULL);
+  _Exit(status);
+}
+
 void parc_fatal(int status, const char *fmt, ...) {
+  fatal_enter(status);
   char buf[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -123,6 +138,7 @@ static const char *kind_word(unsigned k) {
 
 /* "parc: error: FILE:LINE:COL: MESSAGE (in FUNC)" */
 void parc_fatal_site(const parc_site *site, const char *fmt, ...) {
+  fatal_enter(1);
   char buf[1024];
   va_list ap;
   va_start(ap, fmt);
