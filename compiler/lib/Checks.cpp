@@ -169,10 +169,15 @@ void checkConstructs(Session &S) {
       continue;
     const char *Kw = keywordOf(C.Kind);
     QualType T = C.Index->getType();
+    bool PointerIndex = T->isPointerType();
     if (!T->isIntegerType()) {
       S.error(C.Index->getLocation(), "index '%0' of '%1' has non-integer type %2")
           << C.Index->getName() << Kw << T;
-      S.note(C.Index->getLocation(), "the index of a parallel loop must have an integer type");
+      if (PointerIndex)
+        S.note(C.Index->getLocation(), "the index of a parallel loop must have an integer "
+                                       "type: loop over the element numbers and write a[i]");
+      else
+        S.note(C.Index->getLocation(), "the index of a parallel loop must have an integer type");
     }
     static const char *const Part[] = {"FROM", "TO", "STEP"};
     for (unsigned I = 0; I < 3; ++I) {
@@ -183,6 +188,10 @@ void checkConstructs(Session &S) {
       const auto *PE = dyn_cast<ParenExpr>(B);
       SourceLocation BL = PE ? PE->getSubExpr()->getBeginLoc() : B->getBeginLoc();
       if (!BT->isArithmeticType() || BT->isAnyComplexType()) {
+        // Bounds that are pointers to go with a pointer index: one mistake,
+        // already reported.
+        if (PointerIndex && (BT->isPointerType() || BT->isArrayType()))
+          continue;
         S.error(BL, "%0 of '%1' has non-arithmetic type %2") << Part[I] << Kw << BT;
         continue;
       }
