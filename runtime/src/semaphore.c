@@ -2,9 +2,11 @@
  * context instead of its processor.
  *
  * Under the semaphore's spinlock: the value (the units free), a FIFO of
- * parked contexts and `woken`, set while a waiter that parc_V took out of
- * the queue is on its way to try again.  parc_V adds its unit to the value
- * and wakes the oldest waiter, unless one is already on its way; a parc_P
+ * parked contexts and `nwoken`, the waiters that parc_V took out of the
+ * queue and that are on their way to try again.  parc_V adds its unit to
+ * the value and wakes the oldest waiter, unless as many are already on
+ * their way as there are units (so a lock has at most one, and a burst of
+ * n parc_V wakes n waiters at once); a parc_P
  * that arrives meanwhile may take the unit first (it "barges", as in Go's
  * sync.Mutex), and the waiter, overtaken, goes back to the head of the
  * queue.  After PARC_SEM_HUNGRY such defeats the next parc_V hands it the
@@ -40,7 +42,7 @@
 typedef struct parc_sem_rt {
   parc_spin lock;
   int value;  /* written under the lock; read by spinners without it */
-  int woken;  /* a waiter woken to try again has not tried yet */
+  int nwoken; /* waiters woken to try again that have not tried yet */
   parc_ctx *head, *tail;
 } parc_sem_rt;
 
@@ -60,7 +62,7 @@ void parc_sem_init(parc_sem_t *s, int value) {
   parc_sem_rt *r = sem_of(s);
   r->lock.v = 0;
   set_units(r, value);
-  r->woken = 0;
+  r->nwoken = 0;
   r->head = r->tail = NULL;
 }
 
@@ -85,8 +87,8 @@ static int take(parc_sem_rt *r, int single) {
 
 /* Under the lock: the waiter that a free unit now goes to, out of the
  * queue and of the blocked registry (the caller readies it after the
- * unlock), or NULL: no unit, nobody waiting, or a woken waiter is still on
- * its way (it passes the unit on if it does not need it). */
+ * unlock), or NULL: no unit, nobody waiting, or as many woken waiters on
+ * their way as there are units (each passes on a unit it does not take). */
 static parc_ctx *pass_locked(parc_sem_rt *r) {
   parc_ctx *w = r->head;
   if (!w || units(r) <= 0)
@@ -94,10 +96,10 @@ static parc_ctx *pass_locked(parc_sem_rt *r) {
   if (w->sem_fails >= PARC_SEM_HUNGRY) {
     set_units(r, units(r) - 1);
     w->sem_wake = PARC_SEM_HANDED;
-  } else if (r->woken) {
+  } else if (r->nwoken >= units(r)) {
     return NULL;
   } else {
-    r->woken = 1;
+    r->nwoken++;
     w->sem_wake = PARC_SEM_RETRY;
   }
   r->head = w->next;
@@ -172,7 +174,7 @@ void parc_P(parc_sem_t *s) {
     p = parc_self();
     if (!single)
       parc_spin_lock(&r->lock);
-    r->woken = 0;
+    r->nwoken--;
     int ok = try_take(r);
     parc_ctx *w = pass_locked(r);
     if (!single)
