@@ -1,0 +1,272 @@
+// semaphore.c's protocol, step by step: the waiters are coroutines that
+// this test switches between at the points where the runtime may switch
+// them (parc_park, and parc_sem_spin: the wait of a parc_P that found no
+// unit, during which other processors go on), so that it can replay
+// interleavings that real schedules reach only rarely (P > 1, a processor
+// preempted or slow in that wait).  It compiles semaphore.c itself, with
+// the scheduler's entries stubbed, at P = 1 (rt.single: no locks).
+//
+// lost: waiter 0 is overtaken twice by newcomers, waiter 1 once, their
+// waits overlap, and they go back to the queue head in the order 1, 0
+// (0 hungry, behind 1); meanwhile waiter 2 is woken and four units are
+// added.  Waiter 2 takes one and wakes 1; waiter 1 takes one and hands
+// one to hungry 0: the last unit must still reach waiter 3.  With one
+// "woken" flag (e3803b8) it stayed free, with 3 parked and nobody on the
+// way: a lost wake-up.
+// kill: the same start, then waiter 1 is killed while queued, exposing
+// hungry 0 at the head, and units are added: each survivor gets one.
+// burst: 4 parc_V on 4 parked waiters ready all 4 at once.
+// lock: a unit that a newcomer took from a woken waiter is given back;
+// the woken waiter is still on its way, so nobody else is woken.
+// UNSUPPORTED: asan, tsan
+// RUN: %cc-runtime -I%srcroot/runtime
+// RUN: %run %t | %FileCheck %s
+// CHECK: lost: value=0 queue=0 done=0,1,2,3,4,5,6,7
+// CHECK: kill: value=0 queue=0 done=0,2,3,4,5,6,7 killed=1
+// CHECK: burst: 4 ready after 4 parc_V
+// CHECK: burst: value=0 queue=0 done=0,1,2,3
+// CHECK: lock: 1 ready after 2 parc_V
+// CHECK: lock: value=0 queue=0 done=0,1,2
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "src/semaphore.c" /* the runtime's, through -I.../runtime */
+
+/* ---- The scheduler's entries that semaphore.c calls ---- */
+
+parc_runtime parc_rt;
+__thread parc_proc *parc_tls_proc;
+unsigned parc_kill_pending_;
+void parc_poll_slow(void) {}
+#if !defined(__x86_64__)
+parc_proc *parc_self(void) { return parc_tls_proc; }
+#endif
+
+enum { NW = 8, STACK = 256 * 1024 };
+enum st { IDLE, SPIN, PARKED, DONE, KILLED, ANY };
+static const char *st_name[] = {"idle", "spin", "parked", "done", "killed"};
+
+static struct waiter {
+  parc_ctx ctx;
+  ucontext_t uc;
+  enum st st;
+  int ready; /* readied by parc_V or a kill, not run yet */
+  int victim;
+} w[NW];
+static ucontext_t main_uc;
+static parc_proc proc;
+static parc_sem_t sem;
+static int running = -1;
+
+static void fail(const char *what, int i) {
+  printf("FAIL: %s (waiter %d: %s)\n", what, i, i >= 0 ? st_name[w[i].st] : "-");
+  exit(1);
+}
+
+static void to_main(enum st st) {
+  struct waiter *me = &w[running];
+  me->st = st;
+  swapcontext(&me->uc, &main_uc);
+}
+
+int parc_sem_spin(parc_proc *p, const int *value) {
+  (void)p;
+  to_main(SPIN);
+  return *value > 0;
+}
+void parc_park(parc_proc *p, parc_spin *unlock) {
+  (void)p, (void)unlock;
+  to_main(PARKED);
+}
+void parc_ready(parc_ctx *c) {
+  for (int i = 0; i < NW; i++)
+    if (&w[i].ctx == c)
+      w[i].ready = 1;
+}
+int parc_victim(parc_drt *d) { (void)d; return w[running].victim; }
+_Noreturn void parc_unwind(parc_batch *b) {
+  (void)b;
+  to_main(KILLED);
+  abort(); /* never resumed */
+}
+void parc_yield_to_pinned(void) {}
+void parc_start(void) { parc_rt.started = 1; }
+void parc_detach_chain(parc_proc *p, parc_ctx *c) { (void)p, (void)c; }
+void parc_register_blocked(parc_proc *p, parc_ctx *c) { (void)p, (void)c; }
+void parc_unregister_blocked(parc_ctx *c) { c->wait_kind = PARC_WAIT_NONE; }
+void parc_spin_lock_slow(parc_spin *l) { (void)l; }
+_Noreturn void parc_fatal_foreign(const parc_site *site) {
+  (void)site;
+  fail("parc_P outside the runtime", running);
+  abort();
+}
+
+/* ---- Driving the waiters ---- */
+
+static void body(int i) {
+  parc_P(&sem);
+  w[i].st = DONE;
+  running = -1;
+  setcontext(&main_uc);
+}
+
+/* Run waiter i until it parks, waits (spins) or returns; `want` is where
+ * the scenario expects it to stop. */
+static void run(int i, enum st want) {
+  if (w[i].st == IDLE) {
+    getcontext(&w[i].uc);
+    w[i].uc.uc_stack.ss_sp = malloc(STACK);
+    w[i].uc.uc_stack.ss_size = STACK;
+    w[i].uc.uc_link = NULL;
+    makecontext(&w[i].uc, (void (*)(void))body, 1, i);
+  } else if (w[i].st == PARKED && !w[i].ready) {
+    fail("resumed without a wake-up", i);
+  } else if (w[i].st == DONE || w[i].st == KILLED) {
+    fail("ran after its end", i);
+  }
+  w[i].ready = 0;
+  running = i;
+  proc.cur = &w[i].ctx;
+  swapcontext(&main_uc, &w[i].uc);
+  running = -1;
+  if (want != ANY && w[i].st != want) {
+    printf("FAIL: waiter %d expected to stop %s\n", i, st_name[want]);
+    fail("stopped elsewhere", i);
+  }
+}
+
+/* Run every readied waiter, lowest index first, each until it parks or
+ * ends, until none is ready. */
+static void drain(void) {
+  for (int i = 0; i < NW; i++)
+    if (w[i].ready) {
+      do
+        run(i, ANY);
+      while (w[i].st == SPIN);
+      i = -1;
+    }
+}
+
+/* What a kill delivery does to a queued victim (kill.c, deliver). */
+static void kill_queued(int i) {
+  parc_ctx *c = sem_of(&sem)->head;
+  while (c && c != &w[i].ctx)
+    c = c->next;
+  if (!c)
+    fail("expected to be queued", i);
+  parc_sem_cancel_locked(sem_of(&sem), &w[i].ctx);
+  w[i].ctx.wake_killed = 1;
+  w[i].victim = 1;
+  parc_unregister_blocked(&w[i].ctx);
+  parc_ready(&w[i].ctx);
+}
+
+static void reset(void) {
+  for (int i = 0; i < NW; i++) {
+    free(w[i].uc.uc_stack.ss_sp);
+    memset(&w[i], 0, sizeof w[i]);
+  }
+  parc_sem_init(&sem, 0);
+}
+
+static int nready(void) {
+  int n = 0;
+  for (int i = 0; i < NW; i++)
+    n += w[i].ready;
+  return n;
+}
+
+static void report(const char *name) {
+  parc_sem_rt *r = sem_of(&sem);
+  int queued = 0;
+  for (parc_ctx *c = r->head; c; c = c->next)
+    queued++;
+  printf("%s: value=%d queue=%d done=", name, units(r), queued);
+  const char *sep = "";
+  for (int i = 0; i < NW; i++)
+    if (w[i].st == DONE) {
+      printf("%s%d", sep, i);
+      sep = ",";
+    }
+  for (int i = 0; i < NW; i++)
+    if (w[i].st == KILLED)
+      printf(" killed=%d", i);
+  printf("\n");
+}
+
+/* Waiters 0..3 park in that order; 0 is overtaken twice (by newcomers 4
+ * and 5) and 1 once (by 6), and both are left waiting (spinning); 2 is
+ * woken and newcomer 7 takes its unit.  Then 0 and 1 go back to the head
+ * of the queue, 1 in front of 0: queue 1, 0 (hungry), 3. */
+static void overtake(void) {
+  for (int i = 0; i < 4; i++) {
+    run(i, SPIN);
+    run(i, PARKED);
+  }
+  parc_V(&sem); /* wakes 0 */
+  run(4, DONE);
+  run(0, SPIN); /* overtaken once */
+  run(0, PARKED);
+  parc_V(&sem); /* wakes 0 */
+  run(5, DONE);
+  run(0, SPIN); /* overtaken twice: waits */
+  parc_V(&sem); /* wakes 1 */
+  run(6, DONE);
+  run(1, SPIN); /* overtaken: waits */
+  parc_V(&sem); /* wakes 2 */
+  run(7, DONE);
+  run(0, PARKED);
+  run(1, PARKED);
+}
+
+int main(void) {
+  parc_rt.single = 1;
+  parc_rt.P = 1;
+  parc_tls_proc = &proc;
+
+  reset();
+  overtake();
+  for (int k = 0; k < 4; k++)
+    parc_V(&sem);
+  run(2, DONE); /* takes a unit, wakes 1 */
+  drain();
+  report("lost");
+
+  reset();
+  overtake();
+  kill_queued(1);
+  run(1, KILLED);
+  for (int k = 0; k < 3; k++)
+    parc_V(&sem);
+  drain();
+  report("kill");
+
+  reset();
+  for (int i = 0; i < 4; i++) {
+    run(i, SPIN);
+    run(i, PARKED);
+  }
+  for (int k = 0; k < 4; k++)
+    parc_V(&sem);
+  printf("burst: %d ready after 4 parc_V\n", nready());
+  drain();
+  report("burst");
+
+  reset();
+  for (int i = 0; i < 2; i++) {
+    run(i, SPIN);
+    run(i, PARKED);
+  }
+  parc_V(&sem); /* wakes 0 */
+  run(2, DONE);
+  parc_V(&sem); /* 0 is still on its way */
+  printf("lock: %d ready after 2 parc_V\n", nready());
+  drain();
+  if (w[1].st != DONE)
+    parc_V(&sem);
+  drain();
+  report("lock");
+  return 0;
+}
