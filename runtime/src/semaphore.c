@@ -6,11 +6,11 @@
  * queue and that are on their way to try again.  parc_V adds its unit to
  * the value and wakes the oldest waiter, unless as many are already on
  * their way as there are units (so a lock has at most one, and a burst of
- * n parc_V wakes n waiters at once); a parc_P
- * that arrives meanwhile may take the unit first (it "barges", as in Go's
- * sync.Mutex), and the waiter, overtaken, goes back to the head of the
- * queue.  After PARC_SEM_HUNGRY such defeats the next parc_V hands it the
- * unit directly, so no waiter waits forever behind newcomers.
+ * n parc_V wakes n waiters at once).  A parc_P that arrives meanwhile may
+ * take the unit first (it "barges", as in Go's sync.Mutex), and the
+ * waiter, overtaken, goes back to the head of the queue.  After
+ * PARC_SEM_HUNGRY such defeats the next parc_V hands it the unit directly,
+ * so no waiter waits forever behind newcomers.
  *
  * Why not always hand the unit to the oldest waiter: then once one parc_P
  * has parked, every later one must park too, however short the critical
@@ -20,7 +20,10 @@
  * With barging, and a parc_P that spins up to PARC_SEM_SPIN_NS before it
  * parks (parc_sem_spin: only at P > 1 and while nothing else is ready on
  * its processor), a short critical section on another processor ends
- * before the newcomer gives up, and nothing parks.
+ * before the newcomer gives up, and nothing parks.  (Taking a unit with a
+ * compare-and-swap, without the lock, was tried: newcomers then won so
+ * often that a few thousand waiters were parked at once, not a handful,
+ * and the million locks took longer.)
  *
  * A blocked parc_P first cuts its batch chain (processor.c), so its
  * batch-mates run in other envelopes: at P = 1 a producer/consumer pair
