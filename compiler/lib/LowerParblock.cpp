@@ -32,18 +32,18 @@ void lowerParblock(Outliner &O, const Construct &C, std::string &Defs, std::stri
   std::string Name = O.bodyName(C);
   for (const auto &A : C.Acts) {
     std::string Sec = Name + "_s" + std::to_string(A->Index);
-    Defs += O.bodyHead(C, Sec) + O.activityText(*A) + "}\n";
+    Defs += O.placeLines(O.bodyHead(C, Sec) + O.activityText(*A) + "}\n", C.Line);
   }
-  Defs += O.S.lineDirective(C.Line) + "static void " + Name +
-          "(parc_act *parc_self_, void *parc_envp_) {\n"
-          "  __UINT64_TYPE__ parc_k_;\n"
-          "  while (parc_next(parc_self_, &parc_k_)) {\n"
-          "    switch (parc_k_) {\n";
+  std::string Dispatch = "static void " + Name +
+                         "(parc_act *parc_self_, void *parc_envp_) {\n"
+                         "  __UINT64_TYPE__ parc_k_;\n"
+                         "  while (parc_next(parc_self_, &parc_k_)) {\n"
+                         "    switch (parc_k_) {\n";
   for (const auto &A : C.Acts) {
     std::string K = std::to_string(A->Index);
-    Defs += "    case " + K + ": " + Name + "_s" + K + "(parc_self_, parc_envp_); break;\n";
+    Dispatch += "    case " + K + ": " + Name + "_s" + K + "(parc_self_, parc_envp_); break;\n";
   }
-  Defs += "    default: break;\n    }\n  }\n}\n";
+  Defs += O.placeLines(Dispatch + "    default: break;\n    }\n  }\n}\n", C.Line);
 
   std::string D = O.descName(C), E = O.envVarName(C);
   Spawn = "{ ";

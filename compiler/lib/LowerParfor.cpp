@@ -137,6 +137,7 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
            ";\n";
   };
 
+  size_t FnStart = Defs.size();
   Defs += O.bodyHead(C, Name);
   Defs += "  const " + U + " parc_from_ = parc_env_->parc_from_;\n";
   if (Step.empty())
@@ -211,6 +212,7 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
                            Iter("      ", "parc_j_") + (Polls ? "      parc_poll();\n" : "") +
                            O.activityText(A) + "    }\n");
   }
+  Defs.replace(FnStart, std::string::npos, O.placeLines(Defs.substr(FnStart), C.Line));
 
   std::string Sx = O.suffix(C);
   std::string W = Signed ? "long long" : "unsigned long long";

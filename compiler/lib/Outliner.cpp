@@ -60,19 +60,64 @@ std::string Outliner::render(const Stmt *St) const {
   return S.Edits.render(B, E);
 }
 
+// Markers around an activity's text in an outlined function's (placeLines);
+// no C source contains them where parcc copies it (they are control
+// characters, outside strings only in an ill-formed file, which the front
+// end rejects before lowering).
+static const char BodyBegin = '\x01', BodyEnd = '\x02';
+
 std::string Outliner::activityText(const Activity &A) const {
   unsigned B = S.offset(A.Body->getLBracLoc());
   unsigned E = S.endOffset(A.Body->getRBracLoc());
   std::string Text = S.lineDirective(S.lineOf(B)) + S.Edits.render(B, E) + "\n";
   auto It = S.M.MacroFuncNames.find(&A);
   if (It == S.M.MacroFuncNames.end())
-    return Text;
+    return BodyBegin + Text + BodyEnd;
   // A macro's __func__ (assert's, a logging macro's) names the function the
   // user wrote the activity in, as the direct ones do (Captures.cpp).
   std::string Name = "\"" + It->second->getName().str() + "\"\n";
-  return "#define __func__ " + Name + "#define __FUNCTION__ " + Name +
+  return std::string(1, BodyBegin) + "#define __func__ " + Name + "#define __FUNCTION__ " + Name +
          "#define __PRETTY_FUNCTION__ " + prettyMacro(It->second) + "\n" + Text +
-         "#undef __func__\n#undef __FUNCTION__\n#undef __PRETTY_FUNCTION__\n";
+         "#undef __func__\n#undef __FUNCTION__\n#undef __PRETTY_FUNCTION__\n" + BodyEnd;
+}
+
+std::string Outliner::placeLines(const std::string &Fn, unsigned Line) const {
+  std::string Out, Code;
+  auto Flush = [&] {
+    if (!Code.empty())
+      Out += S.lineDirective(Line) + Code + "\n";
+    Code.clear();
+  };
+  // parcc's lines: its #line directives go (each run gets its own), any
+  // other directive stays on a line of its own, and the code joins.
+  auto Generated = [&](StringRef Run) {
+    while (!Run.empty()) {
+      auto [L, Rest] = Run.split('\n');
+      Run = Rest;
+      L = L.trim();
+      if (L.empty() || L.starts_with("#line"))
+        continue;
+      if (L.starts_with("#")) {
+        Flush();
+        Out += L.str() + "\n";
+        continue;
+      }
+      Code += (Code.empty() ? "" : " ") + L.str();
+    }
+    Flush();
+  };
+  size_t I = 0;
+  for (;;) {
+    size_t B = Fn.find(BodyBegin, I);
+    Generated(StringRef(Fn).slice(I, B));
+    if (B == std::string::npos)
+      break;
+    size_t E = Fn.find(BodyEnd, B);
+    assert(E != std::string::npos && "activity text without its end marker");
+    Out += Fn.substr(B + 1, E - B - 1);
+    I = E + 1;
+  }
+  return Out;
 }
 
 std::string Outliner::bodyHead(const Construct &C, StringRef Name) const {

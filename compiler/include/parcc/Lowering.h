@@ -99,8 +99,15 @@ public:
   /// `static void NAME(parc_act *parc_self_, void *parc_envp_) {` and the
   /// environment prologue.
   std::string bodyHead(const Construct &C, llvm::StringRef Name) const;
-  /// #line plus the rendered text of an activity body (`{ ... }`).
+  /// #line plus the rendered text of an activity body (`{ ... }`), between
+  /// the markers that placeLines looks for.
   std::string activityText(const Activity &A) const;
+  /// A whole outlined function (bodyHead, generated loops, activityText):
+  /// every run of parcc's own lines becomes one line at the construct's
+  /// line `Line`, so that no generated code carries the line of a user's
+  /// statement (a breakpoint there would stop in it too); the activity
+  /// bodies keep their own lines.
+  std::string placeLines(const std::string &Fn, unsigned Line) const;
   /// The text of a B1 range with the edits so far.
   std::string render(const clang::Stmt *St) const;
   /// `parc_rv_` as an lvalue in code running in Ctx.

@@ -39,8 +39,42 @@ def split_spawn(line):
     return [ind + "{ " + parts[0]] + [ind + "  " + p for p in parts[1:]] + [ind + "}"]
 
 
+def unjoin(line, depth):
+    """parcc writes each stretch of an outlined function's own code as one
+    line (at the construct's line number, Outliner::placeLines); the doc
+    shows it broken after each `{` and `;` and before each `}` outside
+    parentheses, indented by brace depth.  Returns (lines, new depth)."""
+    out, cur, paren = [], "", 0
+
+    def emit():
+        nonlocal cur
+        if cur.strip():
+            out.append("  " * depth + cur.strip())
+        cur = ""
+    for ch in line:
+        if ch == "(":
+            paren += 1
+        elif ch == ")":
+            paren -= 1
+        if paren == 0 and ch == "}":
+            emit()
+            depth -= 1
+            cur = "}"
+            emit()
+            continue
+        cur += ch
+        if paren == 0 and ch == "{":
+            emit()
+            depth += 1
+        elif paren == 0 and ch == ";" and not re.match(r"\s*case \d+:;$", cur):
+            emit()
+    emit()
+    return out, depth
+
+
 def trim(text):
     out = []
+    depth = 0
     for line in text.split("\n"):
         if line.startswith("#line") or line.startswith("#include <parc_abi.h>") \
                 or line.startswith("_Static_assert") or not line.strip():
@@ -48,6 +82,13 @@ def trim(text):
         s = line.strip()
         if s.startswith("{ ") and s.endswith(" }") and "parc_desc parc_d_" in s:
             out.extend(split_spawn(line))
+        elif line.startswith("static void ") or (line.startswith("}") and line != "}"):
+            # parcc's own stretch of an outlined function (body lines keep
+            # their layout; a body's braces stand at column 0 alone).
+            if line.startswith("static void "):
+                depth = 0
+            lines, depth = unjoin(line, depth)
+            out.extend(lines)
         else:
             out.append(line)
     return out
