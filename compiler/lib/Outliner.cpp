@@ -60,11 +60,12 @@ std::string Outliner::render(const Stmt *St) const {
   return S.Edits.render(B, E);
 }
 
-// Markers around an activity's text in an outlined function's (placeLines);
-// no C source contains them where parcc copies it (they are control
-// characters, outside strings only in an ill-formed file, which the front
-// end rejects before lowering).
-static const char BodyBegin = '\x01', BodyEnd = '\x02';
+// Markers around an activity's text in an outlined function's (placeLines).
+// A user's text could hold any byte in a string literal (raw control
+// characters included), so each marker is a sequence that no program holds
+// by accident; placeLines takes every marker out.
+static const char BodyBegin[] = "\x01<parcc activity body>\x02";
+static const char BodyEnd[] = "\x02</parcc activity body>\x01";
 
 std::string Outliner::activityText(const Activity &A) const {
   unsigned B = S.offset(A.Body->getLBracLoc());
@@ -76,7 +77,7 @@ std::string Outliner::activityText(const Activity &A) const {
   // A macro's __func__ (assert's, a logging macro's) names the function the
   // user wrote the activity in, as the direct ones do (Captures.cpp).
   std::string Name = "\"" + It->second->getName().str() + "\"\n";
-  return std::string(1, BodyBegin) + "#define __func__ " + Name + "#define __FUNCTION__ " + Name +
+  return std::string(BodyBegin) + "#define __func__ " + Name + "#define __FUNCTION__ " + Name +
          "#define __PRETTY_FUNCTION__ " + prettyMacro(It->second) + "\n" + Text +
          "#undef __func__\n#undef __FUNCTION__\n#undef __PRETTY_FUNCTION__\n" + BodyEnd;
 }
@@ -112,10 +113,11 @@ std::string Outliner::placeLines(const std::string &Fn, unsigned Line) const {
     Generated(StringRef(Fn).slice(I, B));
     if (B == std::string::npos)
       break;
-    size_t E = Fn.find(BodyEnd, B);
+    size_t Start = B + sizeof BodyBegin - 1;
+    size_t E = Fn.find(BodyEnd, Start);
     assert(E != std::string::npos && "activity text without its end marker");
-    Out += Fn.substr(B + 1, E - B - 1);
-    I = E + 1;
+    Out += Fn.substr(Start, E - Start);
+    I = E + sizeof BodyEnd - 1;
   }
   return Out;
 }
