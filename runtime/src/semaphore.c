@@ -105,14 +105,14 @@ static parc_ctx *pass_locked(parc_sem_rt *r) {
     r->nwoken++;
     w->sem_wake = PARC_SEM_RETRY;
   }
-  r->head = w->next;
-  if (r->head)
-    r->head->wprev = NULL;
-  else
-    r->tail = NULL;
-  w->next = NULL;
-  parc_unregister_blocked(w); /* wait_kind = NONE: kill delivery leaves it alone */
+  parc_sem_cancel_locked(r, w); /* out of the queue: w is its head */
+  parc_unregister_blocked(w);   /* wait_kind = NONE: kill delivery leaves it alone */
   return w;
+}
+
+/* c's activity has been killed (its construct or one around it). */
+static int killed(const parc_ctx *c) {
+  return c->cur_act && parc_kill_active() && parc_victim(c->cur_act->d);
 }
 
 void parc_P(parc_sem_t *s) {
@@ -160,7 +160,7 @@ void parc_P(parc_sem_t *s) {
     c->wait_lock = &r->lock;
     c->wake_killed = 0;
     parc_register_blocked(p, c);
-    if (c->cur_act && parc_kill_active() && parc_victim(c->cur_act->d)) {
+    if (killed(c)) {
       /* A kill posted before we registered: its delivery may have missed us. */
       parc_sem_cancel_locked(r, c);
       parc_unregister_blocked(c);
@@ -186,7 +186,7 @@ void parc_P(parc_sem_t *s) {
       parc_ready(w);
     if (ok)
       return;
-    if (c->cur_act && parc_kill_active() && parc_victim(c->cur_act->d))
+    if (killed(c))
       parc_unwind(c->cur_act);
     c->sem_fails++;
     if (parc_sem_spin(p, &r->value) && take(r, single))
