@@ -401,6 +401,14 @@ bool Collector::VisitCallExpr(CallExpr *CE) {
   default:
     break;
   }
+  // `sync();` as the user wrote it, in an activity: likely meant as the
+  // barrier.  `(sync)()` and a macro's call are deliberate.
+  if (cur() && CE->getNumArgs() == 0 && CE->getBeginLoc().isFileID())
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreImpCasts()))
+      if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
+        if (FD->getIdentifier() && FD->getName() == "sync" &&
+            FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+          M.SyncCalls.push_back(CE);
   return true;
 }
 

@@ -159,6 +159,18 @@ void checkVaStarts(Session &S) {
   }
 }
 
+/// `sync();` in an activity calls the C library's sync(), which flushes file
+/// systems: valid C, so a warning, but almost surely meant as the barrier.
+void checkSyncCalls(Session &S) {
+  for (const CallExpr *CE : S.M.SyncCalls) {
+    S.report(CE->getBeginLoc(), DiagnosticsEngine::Warning,
+             "'sync()' calls the C library function 'sync', which is not a barrier");
+    S.note(CE->getBeginLoc(), "the barrier of a 'parfor' or 'parblock' is the statement "
+                              "'sync;', without parentheses; write '(sync)()' to call the "
+                              "function");
+  }
+}
+
 void checkConstructs(Session &S) {
   for (const Stmt *St : S.M.InMacro)
     S.error(St->getBeginLoc(), "a parallel construct cannot be written inside a macro argument");
@@ -499,6 +511,7 @@ bool runChecks(Session &S) {
   checkMarks(S);
   checkJumps(S);
   checkVaStarts(S);
+  checkSyncCalls(S);
   checkStaticInits(S);
   checkInlineDefinitions(S);
   checkPrototypes(S);

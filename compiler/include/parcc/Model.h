@@ -168,6 +168,9 @@ struct Model {
   std::vector<const clang::Stmt *> InMacro;
   /// va_start inside activities: the body function is not variadic.
   std::vector<const clang::CallExpr *> VaStarts;
+  /// `sync()` written in an activity: the C library function, not the
+  /// barrier (`sync;`).
+  std::vector<const clang::CallExpr *> SyncCalls;
 
   Activity *declActivity(const clang::Decl *D) const {
     auto It = DeclAct.find(D);
