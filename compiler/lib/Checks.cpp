@@ -55,7 +55,8 @@ void checkMarks(Session &S) {
                   "and must be written inside that construct, not in a function it calls");
       else
         S.note(L, "'sync' is a barrier among the activities of the innermost "
-                  "'parblock' or 'parfor' around it");
+                  "'parblock' or 'parfor' around it and must be written inside that "
+                  "construct, not in a function it calls");
       continue;
     }
     if (!Pbreak && isLoop(U.Act->Owner->Kind) && U.Act->Owner->Kind != ConstructKind::Parfor) {
