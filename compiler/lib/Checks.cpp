@@ -213,8 +213,22 @@ void checkConstructs(Session &S) {
       if (F.Found) {
         S.error(F.Found->getLocation(), "%0 of '%1' refers to the index '%2'")
             << Part[I] << Kw << C.Index->getName();
-        S.note(F.Found->getLocation(),
-               "FROM, TO and STEP are evaluated by the parent, before any index exists");
+        // Most often a header written like C's for: say what to write.
+        const Expr *Core = B->IgnoreParenImpCasts();
+        const auto *BO = dyn_cast<BinaryOperator>(Core);
+        const auto *UO = dyn_cast<UnaryOperator>(Core);
+        if (I == 1 && BO && BO->isComparisonOp())
+          S.note(F.Found->getLocation(), "TO is the last value of the index, not a condition: "
+                                         "for '%0 < N' write 'N - 1', for '%0 <= N' write 'N'")
+              << C.Index->getName();
+        else if (I == 2 && ((UO && UO->isIncrementDecrementOp()) ||
+                            (BO && BO->isAssignmentOp())))
+          S.note(F.Found->getLocation(), "STEP is the amount added to the index, not an "
+                                         "update: for '%0++' write '1', for '%0 += K' write 'K'")
+              << C.Index->getName();
+        else
+          S.note(F.Found->getLocation(),
+                 "FROM, TO and STEP are evaluated by the parent, before any index exists");
         continue;
       }
       // A constant STEP that cannot mean what it says: zero stops the
