@@ -184,6 +184,7 @@ class Ctx:
 class Func:
     def __init__(self, fid, name, kind, budget):
         self.fid, self.name, self.kind, self.budget = fid, name, kind, budget
+        self.rt = "unsigned"
         self.proto = None
         self.lines = None
 
@@ -365,6 +366,17 @@ class Gen:
             self.stmt(ctx, L)
 
     def stmt(self, ctx, L):
+        if ctx.pbreak is not None and self.chance(0.05):
+            flag, val, label = ctx.pbreak
+            L.add("if %s {" % self.cond(ctx))
+            L.add("    %s = %d;" % (flag, val))
+            L.add2("    pbreak;", "    goto %s;" % label)
+            L.add("}")
+            return
+        if ctx.preturn is not None and self.chance(0.05):
+            L.add("if %s" % self.cond(ctx))
+            L.add2("    preturn %s;" % ctx.preturn, "    return %s;" % ctx.preturn)
+            return
         r = self.r.random()
         if ctx.depth < MAX_DEPTH and ctx.budget >= 2 and r < 0.34:
             return self.construct(ctx, L)
@@ -440,6 +452,17 @@ class Gen:
             L.add("} while (++%s < %d); }" % (k, n))
 
     def if_(self, ctx, L):
+        if ctx.depth < MAX_DEPTH and ctx.budget >= 2 and self.chance(0.25):
+            L.add("if %s" % self.cond(ctx))    # a construct as the whole body
+            L.ind += 1
+            self.par(ctx, L, pbreak=False, bare=True)
+            L.ind -= 1
+            if self.chance(0.5):
+                L.add("else")
+                L.ind += 1
+                self.par(ctx, L, pbreak=False, bare=True)
+                L.ind -= 1
+            return
         L.add("if %s {" % self.cond(ctx))
         L.ind += 1
         self.block(ctx.child(), L, self.r.randrange(1, 3))
@@ -481,8 +504,10 @@ class Gen:
             return self.par(ctx, L, pbreak=True)
         return self.par(ctx, L, pbreak=False)
 
-    def index_range(self):
-        """(type, lo, hi, st) of a parfor; values by iterations()."""
+    def index_range(self, big=False):
+        """(type, lo, hi, st) of a parfor; values by iterations().
+
+        big: many iterations (an lparfor's chunks, or a wide parfor)."""
         t = self.pick([x[0] for x in ITYPES] * 3 + [x[0] for x in EXTRA_INDEX])
         if t == "_Bool":
             return t, self.r.randrange(0, 2), self.r.randrange(0, 2), 1
@@ -498,6 +523,10 @@ class Gen:
             st = -st
         cnt = self.pick([0, 1, 2, 3, 4, 5, 6, 7, 8])
         where = self.r.randrange(4) if t != "__int128" else 3
+        if big:
+            st = self.pick([1, 2, 3, 7]) * (-1 if st < 0 else 1)
+            cnt = min(self.pick([9, 13, 40, 100, 257, 1000, 3000]), (mx - mn - 8) // abs(st))
+            where = self.r.randrange(2) if t != "__int128" else 3
         span = abs(st) * max(cnt - 1, 0) + (self.r.randrange(abs(st)) if cnt else 0)
         if cnt == 0:
             if where == 0:
@@ -534,11 +563,15 @@ class Gen:
             return "bump(&%s, %s)" % (side, x)
         if hidden:
             return "(%s + (long long)g_zero)" % x
+        if not plain and self.chance(0.1):
+            c = self.pure_call(ctx)
+            if c:
+                return "(%s + (long long)(%s & 0u))" % (x, c)
         if not plain and self.chance(0.3) and (ctx.readable or ctx.own):
             return "(%s + (long long)(%s & 0u))" % (x, self.uexpr(ctx, 1))
         return x
 
-    def hand_out(self, ctx, nact, slot_of, give, uniform):
+    def hand_out(self, ctx, nact, slot_of, give, uniform, bare=False):
         """Give each of nact activities some of ctx's objects.
 
         Returns (per-activity own Ents, per-activity Arrs, the readable Ents
@@ -565,7 +598,7 @@ class Gen:
                 taken.add(e.base)
                 faa.append(e)
             rest = [e for e in ctx.own if e.base not in taken and "[" not in e.expr]
-            if rest and self.chance(0.3):
+            if rest and not bare and self.chance(0.3):
                 e = self.pick(rest)
                 taken.add(e.base)
                 s = self.new("sem")
@@ -647,11 +680,14 @@ class Gen:
         else:
             L.add("(void)(%s);" % s)
 
-    def par(self, ctx, L, pbreak):
+    def par(self, ctx, L, pbreak, bare=False):
+        """A parblock, parfor, lparfor or mapped lparfor; bare: one statement,
+        with nothing declared around it (the body of an if)."""
         kind = self.pick(["parblock", "parfor", "lparfor", "mapped lparfor"])
         pb = None
-        L.add("{")
-        L.ind += 1
+        if not bare:
+            L.add("{")
+            L.ind += 1
         if pbreak:
             flag = self.new("flag")
             L.add("int %s = 0;" % flag)
@@ -659,10 +695,10 @@ class Gen:
         if kind == "parblock":
             n = self.r.randrange(1, 5)
             own, arrs, readable, faa, locked, pro, taken = self.hand_out(
-                ctx, n, lambda i: str(i), not pbreak, False)
+                ctx, n, lambda i: str(i), not pbreak, False, bare)
             for p in pro:
                 L.add(p)
-            L.add2("parblock", None)
+            L.add2("parblock", "{")
             for i in range(n):
                 L.add2("{" if i == 0 else ": {", "{")
                 L.ind += 1
@@ -670,14 +706,15 @@ class Gen:
                               ctx.budget // (n + 1), [], pb, self.deliver_default)
                 L.ind -= 1
                 L.add("}")
-            L.add2("epar", None)
+            L.add2("epar", "}")
             if pbreak:
                 L.add2(None, "%s: ;" % pb[2])
         else:
-            t, lo, hi, st = self.index_range()
+            big = self.chance(0.3 if kind != "parfor" else 0.1) and (kind != "parfor" or ctx.budget >= BUDGET // 2)
+            t, lo, hi, st = self.index_range(big)
             n = len(iterations(lo, hi, st, t))
             side = None
-            if ctx.own and self.chance(0.5):
+            if ctx.own and not bare and self.chance(0.5):
                 side = self.new("nb")
                 L.add("int %s = 0;" % side)
             v = self.new("i")
@@ -693,7 +730,7 @@ class Gen:
             if t == "_Bool":
                 slot_expr = "(int)%s" % v
             own, arrs, readable, faa, locked, pro, taken = self.hand_out(
-                ctx, min(n, 8), lambda i: slot_expr, not pbreak and n <= 8, True)
+                ctx, min(n, 8), lambda i: slot_expr, not pbreak and n <= 8, True, bare)
             own_a = own[0] if own else []
             for p in pro:
                 L.add(p)
@@ -711,18 +748,26 @@ class Gen:
             else:
                 L.add2(None, "if (lo_ <= hi_)")
             L.add2(None, "for (%s %s = lo_;; %s = (%s)(%s + st_)) {" % (t, v, v, t, v))
-            L.add2("{", None)
-            L.ind += 1
-            per = ctx.budget // max(n + 1, 2)
-            self.activity(ctx, L, own_a, [], readable, faa, locked, per,
-                          [Ent(v, t, v)], pb, self.deliver_default)
-            L.ind -= 1
-            if ITYPE[t][2]:
-                L.add2("}", "if (st_ > 0 ? hi_ - %s < st_ : %s - hi_ < -st_) break;" % (v, v))
-            elif t == "_Bool":
-                L.add2("}", "if (%s >= hi_) break;" % v)
+            per = ctx.budget // max(n + 1, 2) if kind == "parfor" else ctx.budget // max(n // 8 + 1, 2)
+            single = own_a and not pbreak and self.chance(0.2)
+            if single:      # the body is one statement, no braces
+                L.ind += 1
+                e = self.pick(own_a)
+                L.add("%s = %s;" % (e.expr, self.value_for(e.ty, self.uexpr(
+                    ctx.child(readable=readable, own=[], arrays=[]), 2, [Ent(v, t, v)]))))
+                L.ind -= 1
             else:
-                L.add2("}", "if ((%s)(hi_ - %s) < st_) break;" % (t, v))
+                L.add2("{", None)
+                L.ind += 1
+                self.activity(ctx, L, own_a, [], readable, faa, locked, per,
+                              [Ent(v, t, v)], pb, self.deliver_default)
+                L.ind -= 1
+            if ITYPE[t][2]:
+                L.add2(None if single else "}", "if (st_ > 0 ? hi_ - %s < st_ : %s - hi_ < -st_) break;" % (v, v))
+            elif t == "_Bool":
+                L.add2(None if single else "}", "if (%s >= hi_) break;" % v)
+            else:
+                L.add2(None if single else "}", "if ((%s)(hi_ - %s) < st_) break;" % (t, v))
             L.add2(None, "}")
             L.ind -= 1
             L.add2("epar", "}")
@@ -747,8 +792,9 @@ class Gen:
                 L.add("}")
             else:
                 L.add("(void)%s;" % pb[0])
-        L.ind -= 1
-        L.add("}")
+        if not bare:
+            L.ind -= 1
+            L.add("}")
 
     def stencil(self, ctx, L):
         """parfor or parblock with sync: a double-buffered 1-D stencil."""
@@ -806,6 +852,34 @@ class Gen:
         L.add("}")
 
     # -- functions ----------------------------------------------------------
+    def pure_call(self, ctx):
+        """A call of a helper without effects, as an expression (or None)."""
+        if ctx.budget < 4 or ctx.fdepth >= 3:
+            return None
+        kind = self.pick(["pure", "preturn", "rec"])
+        cands = [f for f in self.funcs if f.kind == kind and f.fid > ctx.fid
+                 and f.budget <= ctx.budget // 2]
+        if cands and self.chance(0.5):
+            f = self.pick(cands)
+        elif len(self.funcs) < 8:
+            f = self.make_func(kind, ctx.budget // 4, ctx.fdepth + 1)
+        else:
+            return None
+        return "(unsigned)(%s)" % self.call_text(ctx, f)
+
+    def call_text(self, ctx, f):
+        args = [self.uexpr(ctx, 1) for _ in range(2)]
+        if f.kind in ("pure", "preturn"):
+            args.append("(struct Pair){ (int)(%s %% 1000u), (unsigned char)(%s), (double)(%s %% 64u) }" % (
+                self.uexpr(ctx, 1), self.uexpr(ctx, 1), self.uexpr(ctx, 1)))
+            args.append("(float)(%s %% 100u)" % self.uexpr(ctx, 1))
+        if f.kind == "rec":
+            args = ["%d" % self.r.randrange(0, 5)] + args
+        if f.kind == "effect":
+            arrs = [a for a in ctx.arrays if a.ty == "unsigned" and a.cap >= 4]
+            args.append("&%s" % self.pick(arrs).slot(0)[0] if arrs and self.chance(0.7) else "0")
+        return "%s(%s)%s" % (f.name, ", ".join(args), ".x" if f.rt == "struct Pair" else "")
+
     def call(self, ctx, L):
         """Call a helper (made now, or an existing later one): a value into own."""
         outs = [e for e in ctx.own if e.ty != "_Bool"]
@@ -823,13 +897,7 @@ class Gen:
             f = self.make_func(kind, ctx.budget // 2, ctx.fdepth + 1)
         else:
             return False
-        args = [self.uexpr(ctx, 1) for _ in range(2)]
-        if f.kind == "rec":
-            args = ["%d" % self.r.randrange(0, 5)] + args
-        if f.kind == "effect":
-            arrs = [a for a in ctx.arrays if a.ty == "unsigned" and a.cap >= 4]
-            args.append("&%s" % self.pick(arrs).slot(0)[0] if arrs and self.chance(0.7) else "0")
-        u = "(unsigned)(%s(%s))" % (f.name, ", ".join(args))
+        u = "(unsigned)(%s)" % self.call_text(ctx, f)
         if outs:
             e = self.pick(outs)
             L.add(self.add_to(e.ty, e.expr, u))
@@ -852,7 +920,8 @@ class Gen:
         L = Lines()
         rt = "unsigned"
         if kind == "preturn":
-            rt = self.pick(["unsigned", "int", "long long", "unsigned char", "double"])
+            rt = self.pick(["unsigned", "int", "long long", "unsigned char", "double", "struct Pair"])
+        f.rt = rt
         ctx = Ctx(budget=budget, fdepth=fdepth, fid=fid, readable=list(self.g_ro))
         params = [Ent("a", "unsigned", "a", True), Ent("b", "unsigned", "b", True)]
         if kind == "rec":
@@ -864,12 +933,16 @@ class Gen:
             ctx.faa = list(self.g_faa)
             ctx.locked = list(self.g_locked)
         else:
-            ps = "unsigned a, unsigned b"
+            ps = "unsigned a, unsigned b, struct Pair p, float q"
+            params += [Ent("p.x", "int", "p.x", False), Ent("p.c", "unsigned char", "p.c"),
+                       Ent("p.y", "double", "p.y"), Ent("q", "float", "q", True)]
         ctx.pure = kind != "effect"
         ctx.own = params
         f.proto = "static %s %s(%s)" % (rt, name, ps)
         if kind == "preturn":
             ctx.preturn = "(%s)%d" % (rt, self.r.randrange(1, 200))
+            if rt == "struct Pair":
+                ctx.preturn = "(struct Pair){ %d, 7, 0.5 }" % self.r.randrange(1, 200)
             if self.chance(0.3):
                 L.add("if (a % 5u == 3u)")
                 L.add2("    preturn %s;" % ctx.preturn, "    return %s;" % ctx.preturn)
@@ -898,7 +971,10 @@ class Gen:
             L.add("    buf[a % 4u] += b;")
         s = self.fold_all(ctx, ctx.own + [e for e in ctx.readable if e.base == "d"] +
                           [e for e in decl if e not in ctx.own], ctx.arrays)
-        L.add("return (%s)(%s);" % (rt, s))
+        if rt == "struct Pair":
+            L.add("return (struct Pair){ (int)((%s) %% 1000u), 3, 0.25 };" % s)
+        else:
+            L.add("return (%s)(%s);" % (rt, s))
         f.lines = L
         return f
 
@@ -974,6 +1050,7 @@ class Gen:
             "typedef long idx_t;",
             "typedef unsigned short uidx_t;",
             "enum colour { RED, GREEN, BLUE, WHITE };",
+            "struct Pair { int x; unsigned char c; double y; };",
             "static unsigned long long H = 1469598103934665603ULL;",
             "static void mix(unsigned long long v) {",
             "#ifdef PARCGEN_VERBOSE",
