@@ -22,11 +22,15 @@ parc_runtime parc_rt;
  * stderr.  glibc's exit flushes and unbuffers the streams after the atexit
  * handlers without taking their locks (_IO_cleanup), so a printf in progress
  * on another processor tears lines, writes buffered text twice, or loses it.
- * This handler, registered before any other so that it runs last, just ahead
- * of that flush, takes the locks on the exiting thread: a call in progress
- * completes first, and later ones wait until the process is gone.  The wait
- * for a lock is bounded (a killed activity may hold one for ever, after an
- * explicit flockfile): after a second the exit goes on without it. */
+ * exit_end, the program's last destructor, runs just ahead of that flush and
+ * takes the locks on the exiting thread: a call in progress completes first,
+ * and later ones wait until the process is gone.  The wait for a lock is
+ * bounded (a killed activity may hold one for ever, after an explicit
+ * flockfile): after a second the exit goes on without it.  Not earlier, in
+ * an atexit handler run before the destructors (as it was): a destructor
+ * whose construct's activities printed then waited for ever on the held
+ * stdout, on the other processors, and its epar for them (4 runs in 5 of
+ * `parfor 8 { printf }` in a destructor at P = 4 hung). */
 static void hold_stream(FILE *f) {
   struct timespec nap = {0, 50 * 1000};
   for (int i = 0; i < 20000; i++) {
@@ -75,7 +79,6 @@ void parc_init(void) {
   if (parc_rt.inited)
     return;
   parc_rt.inited = 1;
-  atexit(exit_hold_stdio);
   parc_exit_gate_thread(); /* the constructor runs on the main thread */
   parc_env_parse();
   parc_procs_init();
@@ -84,6 +87,16 @@ void parc_init(void) {
 }
 
 __attribute__((constructor(101))) static void parc_constructor(void) { parc_init(); }
+
+/* The program's last destructor (priority 101: after every other one of the
+ * executable, all of which run after the atexit handlers).  A destructor
+ * also runs when a shared library is unloaded (dlclose): only an exit, which
+ * exit_gate has seen begin, holds the streams. */
+__attribute__((destructor(101))) static void exit_end(void) {
+  if (__cxa_thread_atexit_impl && !__atomic_load_n(&exit_begun, __ATOMIC_ACQUIRE))
+    return;
+  exit_hold_stdio();
+}
 
 void parc_start(void) {
   parc_init();
