@@ -40,6 +40,9 @@ if config.clang19:
 for tool in ("ccache", "cmake", "ninja", "make"):
     if shutil.which(tool):
         config.available_features.add(tool)
+# Valgrind runs only programs built without a sanitizer.
+if shutil.which("valgrind") and not config.sanitize:
+    config.available_features.add("valgrind")
 # The sanitizer builds of the runtime, built when the C compiler can.
 for lib in ("parc-asan", "parc-tsan"):
     if os.path.exists(os.path.join(config.runtime_lib_dir, "lib%s.a" % lib)):

@@ -98,11 +98,17 @@ static parc_susp *frame_alloc(parc_proc *p, size_t size) {
     }
     size_t sz = (size_t)PARC_FRAME_MIN << c;
     if ((size_t)(p->fr_end - p->fr_bump) < sz) {
-      /* A new block; the rest of the old one is left unused. */
+      /* A new block; the rest of the old one is left unused.  Blocks are
+       * never freed; each holds the previous one's address in its first
+       * line, so that all stay reachable from p: a leak checker (Valgrind's
+       * Memcheck) that saw only frames' addresses, inside the blocks,
+       * reported every block "possibly lost". */
       char *blk = aligned_alloc(PARC_CACHELINE, PARC_FRAME_BLOCK);
       if (!blk)
         parc_fatal(1, "out of memory (frames of activities waiting at sync)");
-      p->fr_bump = blk;
+      *(char **)(void *)blk = p->fr_blocks;
+      p->fr_blocks = blk;
+      p->fr_bump = blk + PARC_CACHELINE;
       p->fr_end = blk + PARC_FRAME_BLOCK;
     }
     r = (parc_susp *)(void *)p->fr_bump;

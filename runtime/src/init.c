@@ -62,6 +62,9 @@ static int exit_begun; /* atomic */
 
 static void exit_gate(void *arg) {
   (void)arg;
+  parc_proc *p = parc_tls_proc;
+  if (p && p->quit) /* a worker leaving during the exit (parc_procs_join_at_exit) */
+    return;
   if (!__atomic_exchange_n(&exit_begun, 1, __ATOMIC_ACQ_REL))
     return;
   for (;;)
@@ -95,6 +98,7 @@ __attribute__((constructor(101))) static void parc_constructor(void) { parc_init
 __attribute__((destructor(101))) static void exit_end(void) {
   if (__cxa_thread_atexit_impl && !__atomic_load_n(&exit_begun, __ATOMIC_ACQUIRE))
     return;
+  parc_procs_join_at_exit();
   exit_hold_stdio();
 }
 

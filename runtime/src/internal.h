@@ -47,6 +47,22 @@
 #define PARC_ASAN 0
 #endif
 
+/* Valgrind's client requests (valgrind.h: macros only, no library; each is
+ * a few no-op instructions when the program does not run under Valgrind).
+ * Used where the runtime does what Memcheck cannot guess: switching stacks
+ * (context.c) and leaving threads running at exit (processor.c).  Built
+ * without them when the header is missing (Debian package valgrind). */
+#if !PARC_TSAN && !PARC_ASAN && defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define PARC_VALGRIND 1
+#endif
+#endif
+#ifndef PARC_VALGRIND
+#define PARC_VALGRIND 0
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 /* Context switching: the assembly routine on x86-64, ucontext elsewhere (or
  * when forced with -DPARC_CTX_UCONTEXT=1, which tests the fallback). */
 #ifndef PARC_CTX_UCONTEXT
@@ -432,9 +448,10 @@ typedef struct parc_proc {
   int pool_n;
   parc_rep *rep_free;         /* free representative records */
   int rep_free_n;
-  /* Free frames by size class, and the block frames are carved from. */
+  /* Free frames by size class, the block frames are carved from, and the
+   * newest block (frame.c: blocks are chained through their first line). */
   struct parc_susp *fr_free[PARC_FRAME_CLASSES];
-  char *fr_bump, *fr_end;
+  char *fr_bump, *fr_end, *fr_blocks;
 
   /* Sleeping (pthread primitives: TSan models them). */
   _Alignas(PARC_CACHELINE) pthread_mutex_t idle_mu;
@@ -442,6 +459,7 @@ typedef struct parc_proc {
   int sleeping;               /* atomic; written under idle_mu */
   int asleep;                 /* in the condvar wait after a failed re-check
                                  (deadlock detection); under idle_mu */
+  int quit;                   /* leave at once (exit under Valgrind); under idle_mu */
 
   parc_stats st;              /* written by the owner only, relaxed atomics */
 
@@ -518,6 +536,7 @@ PARC_INTERNAL _Noreturn void parc_deadlock(void);
 /* ---- processor.c ---- */
 PARC_INTERNAL void parc_procs_init(void);
 PARC_INTERNAL void parc_procs_start(void);
+PARC_INTERNAL void parc_procs_join_at_exit(void);
 PARC_INTERNAL void parc_ready(parc_ctx *c);
 PARC_INTERNAL void parc_ready_list(parc_ctx *head);
 PARC_INTERNAL void parc_ready_chain(parc_proc *q, parc_ctx *first, parc_ctx *last, uint32_t n,

@@ -259,7 +259,7 @@ static void *worker_main(void *arg) {
   parc_ctx_init_native(p->sched);
   p->cur = p->sched;
   __atomic_add_fetch(&parc_rt.running, 1, __ATOMIC_RELEASE); /* parc_procs_start waits */
-  get_work(p);
+  get_work(p); /* returns only when told to quit (parc_procs_join_at_exit) */
   return NULL;
 }
 
@@ -297,19 +297,15 @@ void parc_procs_start(void) {
 static void start_workers(void) {
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
+    /* Joinable (parc_procs_join_at_exit), though they never end otherwise. */
     pthread_attr_t a;
     pthread_attr_init(&a);
-    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
     if (parc_rt.pin)
       parc_pin_attr(&a, k);
     int e = pthread_create(&p->thread, &a, worker_main, p);
     pthread_attr_destroy(&a);
-    if (e == EINVAL && parc_rt.pin) { /* the CPU went away: start anywhere, pin later */
-      pthread_attr_init(&a);
-      pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-      e = pthread_create(&p->thread, &a, worker_main, p);
-      pthread_attr_destroy(&a);
-    }
+    if (e == EINVAL && parc_rt.pin) /* the CPU went away: start anywhere, pin later */
+      e = pthread_create(&p->thread, NULL, worker_main, p);
     if (e != 0)
       parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): %s; "
                  "a smaller PARC_NPROCS, or a larger address-space or thread limit, may help",
@@ -356,13 +352,17 @@ static void start_workers(void) {
 static uint64_t now_ns(void);
 static int fork_quiet; /* fork_prepare holds every worker's idle mutex */
 
-static void fork_prepare(void) {
-  fork_quiet = 0;
+/* If the caller is main's own code outside every construct, wait until
+ * every worker sleeps (within PARC_SPIN_NS: no activity exists), and return
+ * 1 holding each one's idle mutex, which keeps it in its condvar wait.
+ * Otherwise (inside an activity, not a thread of the runtime's, or a worker
+ * still awake after ten seconds, which should not happen) return 0. */
+static int hold_workers_asleep(void) {
   if (!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE))
-    return;
+    return 0;
   parc_proc *self = parc_tls_proc;
   if (self != &parc_rt.procs[0] || self->cur != &root_ctx || root_ctx.cur_act)
-    return; /* inside an activity, or not a thread of the runtime's */
+    return 0;
   uint64_t t0 = now_ns();
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
@@ -371,16 +371,41 @@ static void fork_prepare(void) {
       if (p->asleep)
         break; /* in its condvar wait, which it cannot leave while we hold idle_mu */
       pthread_mutex_unlock(&p->idle_mu);
-      if (now_ns() - t0 > 10000000000u) { /* not expected: the child makes do without them */
+      if (now_ns() - t0 > 10000000000u) {
         while (--k >= 1)
           pthread_mutex_unlock(&parc_rt.procs[k].idle_mu);
-        return;
+        return 0;
       }
       sched_yield();
     }
   }
-  fork_quiet = 1;
+  return 1;
 }
+
+/* The workers are gone (joined, or not copied by fork): forget their idle
+ * state, and if `restart`, mark the runtime not started, so that the next
+ * construct creates new ones (parc_start). */
+static void forget_workers(int restart) {
+  for (int k = 0; k < parc_rt.P; k++) {
+    parc_proc *p = &parc_rt.procs[k];
+    if (p == parc_tls_proc)
+      continue;
+    /* Their idle mutexes may be held (by this thread, after fork_prepare;
+     * by a lost one, otherwise), so a wake-up would block. */
+    pthread_mutex_init(&p->idle_mu, NULL);
+    pthread_cond_init(&p->idle_cv, NULL);
+    p->sleeping = p->asleep = p->quit = 0;
+  }
+  parc_rt.nsleeping = parc_rt.nasleep = 0;
+  parc_hunger_.n = 0; /* the sleepers counted themselves hungry */
+  if (!restart)
+    return;
+  parc_rt.running = 0;
+  parc_rt.start_lock.v = 0;
+  parc_rt.started = 0;
+}
+
+static void fork_prepare(void) { fork_quiet = hold_workers_asleep(); }
 
 static void fork_parent(void) {
   if (fork_quiet)
@@ -393,26 +418,36 @@ static void fork_child(void) {
   if (!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE))
     return;
   /* The other processors have no thread here: nobody sleeps on their idle
-   * condvars, and their idle mutexes may be held (by this thread, after
-   * fork_prepare; by a lost one, otherwise), so a wake-up would block. */
-  for (int k = 0; k < parc_rt.P; k++) {
-    parc_proc *p = &parc_rt.procs[k];
-    if (p == parc_tls_proc)
-      continue;
-    pthread_mutex_init(&p->idle_mu, NULL);
-    pthread_cond_init(&p->idle_cv, NULL);
-    p->sleeping = p->asleep = 0;
-  }
-  parc_rt.nsleeping = parc_rt.nasleep = 0;
-  parc_hunger_.n = 0; /* the sleepers counted themselves hungry */
-  if (!fork_quiet) {
+   * condvars. */
+  forget_workers(fork_quiet);
+  if (!fork_quiet)
     fork_lost = 1;
-    return;
-  }
   fork_quiet = 0;
-  parc_rt.running = 0;
-  parc_rt.start_lock.v = 0;
-  parc_rt.started = 0; /* the next construct starts new workers */
+}
+
+/* ---- Exit under Valgrind ------------------------------------------------------
+ * Memcheck's leak check at exit reported each worker thread, still running,
+ * as a "possibly lost" block (the thread-local storage vector that
+ * pthread_create allocates is known only by an interior pointer): a clean
+ * program got P - 1 errors under `valgrind --leak-check=full`.  Under
+ * Valgrind only, an exit from main's own code outside every construct (a
+ * return from main, the usual case) stops the workers, held as fork_prepare
+ * holds them, and joins them.  Called by exit_end (init.c), after the atexit
+ * handlers and the program's destructors, whose constructs still had the
+ * workers.  Outside Valgrind the process ends with its workers asleep, as
+ * it always did: an exit waits for nothing. */
+void parc_procs_join_at_exit(void) {
+  if (!RUNNING_ON_VALGRIND || parc_rt.P == 1 || !hold_workers_asleep())
+    return;
+  for (int k = 1; k < parc_rt.P; k++) {
+    parc_proc *p = &parc_rt.procs[k];
+    p->quit = 1;
+    pthread_cond_signal(&p->idle_cv);
+    pthread_mutex_unlock(&p->idle_mu);
+  }
+  for (int k = 1; k < parc_rt.P; k++)
+    pthread_join(parc_rt.procs[k].thread, NULL);
+  forget_workers(1);
 }
 
 static _Noreturn void fork_lost_fatal(void) {
@@ -620,7 +655,7 @@ static void idle_wait(parc_proc *p) {
     long long nap = PARC_HELP_SLEEP_NS;
     if (parc_rt.online > 0 && parc_rt.P > parc_rt.online)
       nap = nap * ((parc_rt.P + parc_rt.online - 1) / parc_rt.online);
-    while (p->sleeping) {
+    while (p->sleeping && !p->quit) {
       struct timespec ts;
       clock_gettime(CLOCK_REALTIME, &ts);
       long long ns = ts.tv_nsec + nap;
@@ -1661,5 +1696,7 @@ static void get_work(parc_proc *p) {
       }
     }
     idle(p);
+    if (PARC_UNLIKELY(p->quit)) /* a worker, on its thread's own stack */
+      return;
   }
 }
