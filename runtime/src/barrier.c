@@ -163,17 +163,12 @@ void parc_sync(parc_act *self) {
   d->bq_tail[k] = c;
   d->bq_n[k]++;
   d->bq_unpinned[k] += c->pin < 0;
-  c->wait_kind = PARC_WAIT_SYNC;
   c->wait_gen = gen;
-  c->wait_obj = d;
-  c->wait_lock = &d->lock;
-  c->wake_killed = 0;
-  parc_register_blocked(p, c);
+  parc_register_blocked(p, c, PARC_WAIT_SYNC, d, &d->lock);
   if (parc_kill_active() && parc_victim(d)) {
     /* A kill posted before we registered: its delivery may have missed us. */
     parc_bar_cancel_locked(d, c);
     parc_unregister_blocked(c);
-    c->wait_kind = PARC_WAIT_NONE;
     if (!single)
       parc_spin_unlock(&d->lock);
     parc_unwind(b);

@@ -565,7 +565,8 @@ static inline int parc_hungry(void) { return __atomic_load_n(&parc_hunger_.n, __
 PARC_INTERNAL void parc_unlink_desc(parc_drt *d, int locked);
 PARC_INTERNAL void parc_detach_chain(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_post_mapped(parc_drt *d, int except);
-PARC_INTERNAL void parc_register_blocked(parc_proc *p, parc_ctx *c);
+PARC_INTERNAL void parc_register_blocked(parc_proc *p, parc_ctx *c, int kind, void *obj,
+                                         parc_spin *lock);
 PARC_INTERNAL void parc_unregister_blocked(parc_ctx *c);
 PARC_INTERNAL void parc_unregister_blocked_locked(parc_ctx *c);
 PARC_INTERNAL int parc_bar_queued(const parc_ctx *c);

@@ -1510,9 +1510,15 @@ static int take_mapped(parc_proc *p, parc_job *job) {
 
 /* ---- Blocked registry (kill delivery) ------------------------------------------ */
 
-/* Precondition: the caller holds the lock of the object c waits on
- * (lock order: object lock -> blocked_lock). */
-void parc_register_blocked(parc_proc *p, parc_ctx *c) {
+/* c is about to wait on obj (kind PARC_WAIT_SYNC: a descriptor's barrier;
+ * PARC_WAIT_SEM: a semaphore), whose lock the caller holds (lock order:
+ * object lock -> blocked_lock): record what it waits on, for kill delivery
+ * (kill.c) and the deadlock report, and enter it in p's registry. */
+void parc_register_blocked(parc_proc *p, parc_ctx *c, int kind, void *obj, parc_spin *lock) {
+  c->wait_kind = kind;
+  c->wait_obj = obj;
+  c->wait_lock = lock;
+  c->wake_killed = 0;
   lock_if(&p->blocked_lock);
   c->bprev = NULL;
   c->bnext = p->blocked;

@@ -155,11 +155,7 @@ void parc_P(parc_sem_t *s) {
       r->head->wprev = c;
       r->head = c;
     }
-    c->wait_kind = PARC_WAIT_SEM;
-    c->wait_obj = r;
-    c->wait_lock = &r->lock;
-    c->wake_killed = 0;
-    parc_register_blocked(p, c);
+    parc_register_blocked(p, c, PARC_WAIT_SEM, r, &r->lock);
     if (killed(c)) {
       /* A kill posted before we registered: its delivery may have missed us. */
       parc_sem_cancel_locked(r, c);

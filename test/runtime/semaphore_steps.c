@@ -94,7 +94,13 @@ _Noreturn void parc_unwind(parc_batch *b) {
 void parc_yield_to_pinned(void) {}
 void parc_start(void) { parc_rt.started = 1; }
 void parc_detach_chain(parc_proc *p, parc_ctx *c) { (void)p, (void)c; }
-void parc_register_blocked(parc_proc *p, parc_ctx *c) { (void)p, (void)c; }
+void parc_register_blocked(parc_proc *p, parc_ctx *c, int kind, void *obj, parc_spin *lock) {
+  (void)p;
+  c->wait_kind = kind;
+  c->wait_obj = obj;
+  c->wait_lock = lock;
+  c->wake_killed = 0;
+}
 void parc_unregister_blocked(parc_ctx *c) { c->wait_kind = PARC_WAIT_NONE; }
 void parc_spin_lock_slow(parc_spin *l) { (void)l; }
 _Noreturn void parc_fatal_foreign(const parc_site *site) {
