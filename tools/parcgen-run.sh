@@ -9,8 +9,8 @@
 #     the expected one (a failure here is a generator bug, "GEN");
 #   - the PARC program is built by DIR/bin/parcc (default build/) three ways,
 #     each with -Wall -Wextra -Werror: gcc -O0, gcc -O2, clang-19 -O2;
-#   - each build runs at PARC_NPROCS=1,2,3,4,8 and with PARC_SCHED=random at
-#     P=1 and P=4 (two PARC_SEEDs each); --quick: gcc -O2 and clang-19 -O2 at
+#   - each build runs at PARC_NPROCS=1,2,3,4,8,16 and with PARC_SCHED=random
+#     at P=1 and P=4 (two PARC_SEEDs each) and P=8; --quick: gcc -O2 and clang-19 -O2 at
 #     P=1, 4 and random P=4 only.
 # Every difference, crash, time-out (20 s), compile error or warning is a
 # finding: the seed's files, the failing build's output and a log are kept in
@@ -51,7 +51,7 @@ if [ $quick = 1 ]; then
   runs="1 4 r4a"
 else
   configs="gcc-O0 gcc-O2 clang-O2"
-  runs="1 2 3 4 8 r1a r1b r4a r4b"
+  runs="1 2 3 4 8 16 r1a r1b r4a r4b r8"
 fi
 
 seeds=0 nruns=0 findings=0
@@ -98,6 +98,7 @@ for ((seed = first; seed < first + count; seed++)); do
         r1b) envs="PARC_NPROCS=1 PARC_SCHED=random PARC_SEED=$((seed + 7919))" ;;
         r4a) envs="PARC_NPROCS=4 PARC_SCHED=random PARC_SEED=$seed" ;;
         r4b) envs="PARC_NPROCS=4 PARC_SCHED=random PARC_SEED=$((seed + 7919))" ;;
+        r8) envs="PARC_NPROCS=8 PARC_SCHED=random PARC_SEED=$seed" ;;
         *) envs="PARC_NPROCS=$r" ;;
       esac
       run_limited $envs "$bin" >"$tmp/got"

@@ -502,6 +502,8 @@ class Gen:
             return self.stencil(ctx, L)
         if r < 0.27:
             return self.par(ctx, L, pbreak=True)
+        if r < 0.35 and ctx.budget >= 8:
+            return self.handoff(ctx, L)
         return self.par(ctx, L, pbreak=False)
 
     def index_range(self, big=False):
@@ -795,6 +797,64 @@ class Gen:
         if not bare:
             L.ind -= 1
             L.add("}")
+
+    def handoff(self, ctx, L):
+        """A parblock whose sections pass a value along a chain of semaphores.
+
+        Section k waits for section k-1's V, reads its value and writes its
+        own.  The sections appear in the parblock in a random order, so an
+        activity often blocks on a semaphore before the one it waits for has
+        started (at P=1 too); the serial C runs them in chain order."""
+        n = self.r.randrange(2, 5)
+        hs, hv = self.new("hs"), self.new("hv")
+        L.add("{")
+        L.ind += 1
+        L.add("parc_sem_t %s[%d];" % (hs, n))
+        L.add("unsigned %s[%d] = {0};" % (hv, n))
+        L.add("for (int j = 0; j < %d; j++)" % n)
+        L.add("    parc_sem_init(&%s[j], 0);" % hs)
+        read = ctx.readable + ctx.own
+        for a in ctx.arrays:
+            read += [Ent(lv, a.ty, a.base) for lv in a.slot(self.r.randrange(a.cap))]
+        parts = []
+        for k in range(n):
+            S = Lines()
+            S.ind = L.ind + 1
+            if k > 0:
+                S.add("parc_P(&%s[%d]);" % (hs, k - 1))
+            prev = [Ent("%s[%d]" % (hv, k - 1), "unsigned", hv)] if k else []
+            mine = Ent("%s[%d]" % (hv, k), "unsigned", hv + str(k))
+            c = ctx.child(readable=read + prev, own=[mine], arrays=[], depth=ctx.depth + 1,
+                          in_act=True, in_loop=False, pbreak=None, handed=[mine],
+                          budget=ctx.budget // (n + 1))
+            S.add("%s = %s;" % (mine.expr, self.uexpr(c, 2)))
+            self.block(c, S, self.r.randrange(1, 3))
+            if k < n - 1:
+                S.add("parc_V(&%s[%d]);" % (hs, k))
+            parts.append(S.rows)
+        order = list(range(n))
+        self.r.shuffle(order)
+        L.add2("parblock", None)
+        for i, k in enumerate(order):
+            L.add2("{" if i == 0 else ": {", None)
+            L.rows += [(ind, p, None) for ind, p, _ in parts[k]]
+            L.add2("}", None)
+        L.add2("epar", None)
+        for k in range(n):
+            L.add2(None, "{")
+            L.rows += [(ind, None, q) for ind, _, q in parts[k]]
+            L.add2(None, "}")
+        outs = [e for e in ctx.own if e.ty != "_Bool"]
+        if outs:
+            e = self.pick(outs)
+            L.add(self.add_to(e.ty, e.expr, "%s[%d]" % (hv, n - 1)))
+        elif ctx.faa:
+            e = self.pick(ctx.faa)
+            L.add("(void)faa(&%s, (%s)(%s[%d] %% 7u));" % (e.expr, e.ty, hv, n - 1))
+        else:
+            L.add("(void)%s[%d];" % (hv, n - 1))
+        L.ind -= 1
+        L.add("}")
 
     def stencil(self, ctx, L):
         """parfor or parblock with sync: a double-buffered 1-D stencil."""
