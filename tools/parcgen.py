@@ -525,6 +525,11 @@ class Gen:
             st = -st
         cnt = self.pick([0, 1, 2, 3, 4, 5, 6, 7, 8])
         where = self.r.randrange(4) if t != "__int128" else 3
+        if not big and t != "__int128" and self.chance(0.1):
+            # A huge step: a few values spread over the whole type.
+            cnt = self.r.randrange(1, 5)
+            st = self.r.randrange(1, min(mx, (mx - mn) // cnt) + 1) * (-1 if st < 0 else 1)
+            where = self.r.randrange(2)
         if big:
             st = self.pick([1, 2, 3, 7]) * (-1 if st < 0 else 1)
             cnt = min(self.pick([9, 13, 40, 100, 257, 1000, 3000]), (mx - mn - 8) // abs(st))
@@ -728,7 +733,13 @@ class Gen:
                 plain = True
             stc = "(%s)(%s)" % (t, lit(st))
             loc = "(%s)(%s)" % (t, lit(lo))
-            slot_expr = "(int)((%s - %s) / %s)" % (v, loc, stc)
+            # The ordinal, in unsigned arithmetic: a signed difference can
+            # overflow when the values spread over the whole type.
+            U = "unsigned __int128" if t == "__int128" else "unsigned long long"
+            if conv(st, t) > 0:
+                slot_expr = "(int)(((%s)%s - (%s)%s) / (%s)%s)" % (U, v, U, loc, U, stc)
+            else:
+                slot_expr = "(int)(((%s)%s - (%s)%s) / ((%s)0 - (%s)%s))" % (U, loc, U, v, U, U, stc)
             if t == "_Bool":
                 slot_expr = "(int)%s" % v
             own, arrs, readable, faa, locked, pro, taken = self.hand_out(
@@ -765,7 +776,9 @@ class Gen:
                               [Ent(v, t, v)], pb, self.deliver_default)
                 L.ind -= 1
             if ITYPE[t][2]:
-                L.add2(None if single else "}", "if (st_ > 0 ? hi_ - %s < st_ : %s - hi_ < -st_) break;" % (v, v))
+                L.add2(None if single else "}",
+                       "if (st_ > 0 ? (%s)hi_ - (%s)%s < (%s)st_ : (%s)%s - (%s)hi_ < (%s)0 - (%s)st_) break;"
+                       % (U, U, v, U, U, v, U, U, U))
             elif t == "_Bool":
                 L.add2(None if single else "}", "if (%s >= hi_) break;" % v)
             else:
@@ -858,7 +871,8 @@ class Gen:
 
     def stencil(self, ctx, L):
         """parfor or parblock with sync: a double-buffered 1-D stencil."""
-        w = self.r.randrange(2, 7)
+        wide = ctx.budget >= 200 and self.chance(0.25)
+        w = self.r.randrange(2, 7) if not wide else self.pick([17, 64, 150])
         k = self.r.randrange(1, 5)
         b = self.new("buf")
         i = self.new("i")
@@ -873,7 +887,7 @@ class Gen:
         lim = "(%d - (%s %% 2 == 0 && %s))" % (k, i, "1" if early else "0")
         upd = "%s[%s & 1][%s] = %s[(%s - 1) & 1][%s - 1] * 3u + %s[(%s - 1) & 1][%s] + (%s[(%s - 1) & 1][%s + 1] ^ %du);" % (
             b, ph, i, b, ph, i, b, ph, i, b, ph, i, self.r.randrange(100))
-        if self.chance(0.5):
+        if wide or self.chance(0.5):
             L.add2("parfor int %s; 1; %d; 1; {" % (i, w), None)
             L.ind += 1
             L.add2("for (int %s = 1; %s <= %s; %s++) {" % (ph, ph, lim, ph), None)
@@ -892,7 +906,9 @@ class Gen:
         L.add2(None, "for (int %s = 1; %s <= %d; %s++)" % (ph, ph, k, ph))
         L.add2(None, "    for (int %s = 1; %s <= %d; %s++)" % (i, i, w, i))
         L.add2(None, "        if (%s <= %s) { %s }" % (ph, lim, upd))
-        s = " + ".join("%s[%d][%d]" % (b, p, j) for p in range(2) for j in range(1, w + 1))
+        s = " + ".join("%s[%d][%d]" % (b, p, j) for p in range(2) for j in range(1, min(w, 8) + 1))
+        if w > 8:
+            s += " + %s[0][%d] + %s[1][%d]" % (b, w, b, w)
         outs = [e for e in ctx.own if e.ty != "_Bool"]
         if outs:
             e = self.pick(outs)
@@ -934,7 +950,7 @@ class Gen:
                 self.uexpr(ctx, 1), self.uexpr(ctx, 1), self.uexpr(ctx, 1)))
             args.append("(float)(%s %% 100u)" % self.uexpr(ctx, 1))
         if f.kind == "rec":
-            args = ["%d" % self.r.randrange(0, 5)] + args
+            args = ["%d" % self.r.randrange(0, 8 if ctx.budget >= 200 else 5)] + args
         if f.kind == "effect":
             arrs = [a for a in ctx.arrays if a.ty == "unsigned" and a.cap >= 4]
             args.append("&%s" % self.pick(arrs).slot(0)[0] if arrs and self.chance(0.7) else "0")
