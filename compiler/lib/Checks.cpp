@@ -11,6 +11,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -451,6 +453,67 @@ public:
 
 void checkFaa(Session &S) { FaaChecker(S).TraverseDecl(S.Ctx.getTranslationUnitDecl()); }
 
+/// A local semaphore that is named only as `&s` in parc_P and parc_V calls
+/// never got a value: its bytes are the stack's garbage, and the program
+/// crashed, hung or reported a deadlock depending on them.  Any other use
+/// (parc_sem_init, an initializer, the address going elsewhere) may give it
+/// one, so only this case is certain.
+class SemInitChecker : public RecursiveASTVisitor<SemInitChecker> {
+public:
+  explicit SemInitChecker(Session &S) : S(S) {}
+  static bool isSem(const VarDecl *V) {
+    const auto *RT = V->getType().getCanonicalType()->getAs<RecordType>();
+    return RT && RT->getDecl()->getName() == "parc_sem";
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || !FD->getIdentifier() || CE->getNumArgs() != 1 ||
+        (FD->getName() != "parc_P" && FD->getName() != "parc_V"))
+      return true;
+    const auto *UO = dyn_cast<UnaryOperator>(CE->getArg(0)->IgnoreParenImpCasts());
+    if (!UO || UO->getOpcode() != UO_AddrOf)
+      return true;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens())) {
+      WaitRefs.insert(Ref);
+      if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+        if (!FirstWait.count(V))
+          FirstWait[V] = CE;
+    }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && isSem(V))
+        Refs[V].push_back(E);
+    return true;
+  }
+  void report() {
+    for (const auto &R : Refs) {
+      const VarDecl *V = R.first;
+      if (V->hasInit() || !S.inMainFile(V->getLocation()) ||
+          llvm::any_of(R.second, [&](const DeclRefExpr *E) { return !WaitRefs.count(E); }))
+        continue;
+      SourceLocation L = FirstWait[V]->getBeginLoc();
+      S.report(L, DiagnosticsEngine::Warning,
+               "semaphore '%0' is used, but never initialised with 'parc_sem_init'")
+          << V->getName();
+      S.note(V->getLocation(), "give it a value with 'parc_sem_init(&%0, N)' before its first "
+                               "'parc_P' or 'parc_V'")
+          << V->getName();
+    }
+  }
+  Session &S;
+  llvm::SmallPtrSet<const DeclRefExpr *, 16> WaitRefs;
+  llvm::DenseMap<const VarDecl *, const CallExpr *> FirstWait;
+  llvm::MapVector<const VarDecl *, std::vector<const DeclRefExpr *>> Refs;
+};
+
+void checkSemInits(Session &S) {
+  SemInitChecker C(S);
+  C.TraverseDecl(S.Ctx.getTranslationUnitDecl());
+  C.report();
+}
+
 /// The static (or _Thread_local) variable declared in an activity whose
 /// initializer evaluates E, or null.  sizeof, _Alignof and a _Generic's
 /// controlling expression do not evaluate their operand.
@@ -531,6 +594,7 @@ bool runChecks(Session &S) {
   checkInlineDefinitions(S);
   checkPrototypes(S);
   checkFaa(S);
+  checkSemInits(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
 }
 
