@@ -1587,6 +1587,16 @@ static void describe_activity(char *buf, size_t n, const parc_batch *b) {
   snprintf(buf, n, "activity %llu of %s", (unsigned long long)b->act.cur, site);
 }
 
+/* parc_P or parc_V (op) on memory that parc_sem_init never set up
+ * (semaphore.c): name the calling activity, as the deadlock report does. */
+void parc_fatal_uninit_sem(const char *op, const void *sem) {
+  parc_proc *p = parc_self();
+  char what[512];
+  describe_activity(what, sizeof what, p && p->cur ? p->cur->cur_act : NULL);
+  parc_fatal(1, "%s on the semaphore at %p, which parc_sem_init has not initialised (in %s)",
+             op, sem, what);
+}
+
 void parc_deadlock(void) {
   enum { MAX_NOTES = 16, MAX_SEEN = 64 };
   FILE *f = stderr;

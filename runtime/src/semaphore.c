@@ -46,8 +46,25 @@ typedef struct parc_sem_rt {
   parc_spin lock;
   int value;  /* written under the lock; read by spinners without it */
   int nwoken; /* waiters woken to try again that have not tried yet */
+  unsigned magic; /* PARC_SEM_MAGIC once parc_sem_init has run */
   parc_ctx *head, *tail;
 } parc_sem_rt;
+
+/* A semaphore parc_sem_init has not set up: parc_P and parc_V took its
+ * lock word and queue pointers from whatever the memory held (a local
+ * array, a malloc'd struct), and the program crashed at P = 1 and spun for
+ * ever on the "lock" at P = 4, without a word.  They stop it with a message
+ * instead.  All zero bytes pass: a static semaphore that was never
+ * initialised is one of value 0, as it always was.  Not a proof (garbage
+ * whose magic word happens to be 0 or the magic goes through), but one
+ * compare per call. */
+#define PARC_SEM_MAGIC 0x5e3a4f0bu
+
+static inline void check_init(parc_sem_rt *r, const char *op) {
+  unsigned m = r->magic;
+  if (PARC_UNLIKELY(m != PARC_SEM_MAGIC && m != 0))
+    parc_fatal_uninit_sem(op, r);
+}
 
 _Static_assert(sizeof(parc_sem_rt) <= sizeof(parc_sem_t), "parc_sem_rt must fit in parc_sem_t");
 _Static_assert(_Alignof(parc_sem_rt) <= _Alignof(parc_sem_t), "parc_sem_rt alignment");
@@ -67,6 +84,7 @@ void parc_sem_init(parc_sem_t *s, int value) {
   set_units(r, value);
   r->nwoken = 0;
   r->head = r->tail = NULL;
+  r->magic = PARC_SEM_MAGIC;
 }
 
 /* Under the lock. */
@@ -117,6 +135,7 @@ static int killed(const parc_ctx *c) {
 
 void parc_P(parc_sem_t *s) {
   parc_sem_rt *r = sem_of(s);
+  check_init(r, "parc_P");
   int single = parc_rt.single;
   if (!single)
     parc_yield_to_pinned();
@@ -192,6 +211,7 @@ void parc_P(parc_sem_t *s) {
 
 void parc_V(parc_sem_t *s) {
   parc_sem_rt *r = sem_of(s);
+  check_init(r, "parc_V");
   int single = parc_rt.single;
   if (!single)
     parc_spin_lock(&r->lock);
