@@ -43,7 +43,7 @@ ITYPES = [
     ("idx_t", 64, True), ("uidx_t", 16, False),
 ]
 ITYPE = {t[0]: t for t in ITYPES}
-FTYPES = ["float", "double"]
+FTYPES = ["float", "double", "long double"]
 # Index types beyond the integer ones: _Bool, an enum and __int128.
 EXTRA_INDEX = [("_Bool", 1, False), ("enum colour", 32, False), ("__int128", 128, True)]
 ITYPE.update({t[0]: t for t in EXTRA_INDEX})
@@ -234,6 +234,8 @@ class Gen:
         k = self.r.randrange(9)
         a = self.uexpr(ctx, d - 1, extra)
         b = self.uexpr(ctx, d - 1, extra)
+        if a == b:      # x ^ x and friends: gcc folds them and may warn
+            b = "%du" % self.r.randrange(3, 50)
         if k == 0:
             return "(%s + %s)" % (a, b)
         if k == 1:
@@ -284,7 +286,7 @@ class Gen:
         shadow = [e.expr for e in ctx.own + ctx.readable if e.shadowable]
         decl = []
         for _ in range(n):
-            k = self.r.randrange(12)
+            k = self.r.randrange(13)
             name = self.new("v")
             # Shadow a name of the enclosing scope now and then.
             if private and shadow and self.chance(0.25):
@@ -294,7 +296,8 @@ class Gen:
             mark = len(ctx.own) + len(ctx.readable)
             if k <= 4:
                 ty = self.scalar_type()
-                L.add("%s %s = %s;" % (ty, name, self.value_for(ty, self.uexpr(ctx))))
+                vol = "volatile " if self.chance(0.1) else ""
+                L.add("%s%s %s = %s;" % (vol, ty, name, self.value_for(ty, self.uexpr(ctx))))
                 ctx.own.append(Ent(name, ty, name, shadowable=True))
             elif k == 5:
                 ty = self.scalar_type()
@@ -331,6 +334,16 @@ class Gen:
                 ctx.own.append(Ent(name + ".d", tb, name + ".d"))
                 ctx.arrays.append(Arr(name + ".arr", cap, "unsigned", name + ".arr",
                                       lambda i, n=name: ["%s.arr[%s]" % (n, i)]))
+            elif k == 12:
+                # Bit-fields: read-only captures (no faa on them, and
+                # adjacent ones share a memory location).
+                L.add("struct { unsigned a : 3; int b : 5; unsigned c : 9; } %s;" % name)
+                L.add("memset(&%s, 0, sizeof %s);" % (name, name))
+                L.add("%s.a = (%s) & 7u;" % (name, self.uexpr(ctx)))
+                L.add("%s.b = (int)((%s) %% 16u) - 8;" % (name, self.uexpr(ctx)))
+                L.add("%s.c = (%s) & 511u;" % (name, self.uexpr(ctx)))
+                for f in "abc":
+                    ctx.readable.append(Ent("%s.%s" % (name, f), "int" if f == "b" else "unsigned", name))
             elif k == 10:
                 L.add("union { unsigned u; unsigned char b[4]; } %s;" % name)
                 L.add("%s.u = %s;" % (name, self.uexpr(ctx)))
