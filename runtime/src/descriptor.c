@@ -49,7 +49,10 @@
  *     leaves (the lock orders it after every finisher's unlock); else it
  *     stores itself in d->waiter and parks with d->lock released by the
  *     scheduler after the switch.
- * At P == 1 the same steps run with plain loads and stores and no locks.
+ * At P == 1 the same steps run with plain loads and stores and no locks;
+ * the parent's deferral is what lets a construct whose activities all ran
+ * inline (every one at P == 1 unless one blocks) end without touching
+ * `unfinished` at all.
  */
 #include <string.h>
 
@@ -223,8 +226,8 @@ static void flush_deferred(parc_batch *b) {
   }
 }
 
-static void account(parc_batch *b, uint64_t n) {
-  if (b->is_parent && !parc_rt.single) {
+static inline __attribute__((always_inline)) void account(parc_batch *b, uint64_t n) {
+  if (b->is_parent) {
     b->deferred += n;
     /* relaxed: a stale 0 only defers the flush to the next batch end,
      * block or epar (flush_deferred does the seq_cst handshake). */
@@ -415,9 +418,10 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
    * it: then d is shared with its resumers. */
   if (PARC_UNLIKELY(b.framed) && __atomic_load_n(&d->stackless, __ATOMIC_RELAXED))
     mine = 0;
-  if (mine != count)
+  if (mine != count) {
     flush_deferred(&b);
-  wait_children(c, d, mine);
+    wait_children(c, d, mine);
+  }
 }
 
 static inline parc_ctx *current_ctx(const parc_site *site) {
