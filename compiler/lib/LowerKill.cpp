@@ -45,9 +45,14 @@ bool lowerKills(Outliner &O) {
     }
     bool Void = P.Act->Owner->Func->getReturnType()->isVoidType();
     if (R->getRetValue() && !Void) {
+      // A struct with a const member cannot be assigned, only initialized
+      // (as return does) or copied.
+      const auto *RT = P.Act->Owner->Func->getReturnType()->getAs<RecordType>();
+      std::string Store = RT && RT->hasConstFields()
+                              ? "__builtin_memcpy(parc_env_->parc_rv_, &parc_v_, sizeof parc_v_);"
+                              : "*parc_env_->parc_rv_ = parc_v_;";
       S.Edits.replace(Kw, Kw + 6, "{ __typeof__(*parc_env_->parc_rv_) parc_v_ = (");
-      S.Edits.replace(Semi, Semi + 1,
-                      "); if (" + Claim + ") *parc_env_->parc_rv_ = parc_v_; " + Kill);
+      S.Edits.replace(Semi, Semi + 1, "); if (" + Claim + ") " + Store + " " + Kill);
     } else if (R->getRetValue()) {
       S.Edits.replace(Kw, Kw + 6, "{ (void)(");
       S.Edits.replace(Semi, Semi + 1, "); (void)" + Claim + "; " + Kill);
