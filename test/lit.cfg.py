@@ -40,6 +40,10 @@ if config.clang19:
 for tool in ("ccache", "cmake", "ninja", "make"):
     if shutil.which(tool):
         config.available_features.add(tool)
+# csmith and its headers, for tools/csmith-run.sh.
+csmith = shutil.which("csmith")
+if csmith and os.path.exists(os.path.join(os.path.dirname(csmith), "..", "include", "csmith", "csmith.h")):
+    config.available_features.add("csmith")
 # Valgrind runs only programs built without a sanitizer.
 if shutil.which("valgrind") and not config.sanitize:
     config.available_features.add("valgrind")
