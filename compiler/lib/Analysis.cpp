@@ -419,6 +419,8 @@ bool Collector::VisitReturnStmt(ReturnStmt *RS) {
     unsigned Off = S.offset(L);
     IsPreturn = std::binary_search(S.TP.PreturnOffsets.begin(), S.TP.PreturnOffsets.end(), Off);
   }
+  if (IsPreturn && CurFn)
+    M.AllPreturns.push_back({RS, CurFn->FD});
   Activity *A = cur();
   if (!A)
     return true; // preturn outside a construct is return

@@ -310,6 +310,36 @@ void checkConstructs(Session &S) {
       S.error(P.Ret->getReturnLoc(), "'preturn' cannot be used inside a macro argument");
 }
 
+/// A preturn's value must match its function, as a return's does.  Clang
+/// only warns of `return;` in a non-void function and `return EXPR;` in a
+/// void one (parcc keeps those warnings, as GCC 12 does, for old C), and
+/// the function then returned an indeterminate value; preturn is no old C,
+/// so the mistakes are errors, as clang 19 and gcc 14 make them for return.
+/// Clang's warning at the same place is not shown (DiagPrinter).
+void checkPreturnValues(Session &S) {
+  for (const PreturnSite &P : S.M.AllPreturns) {
+    const FunctionDecl *FD = P.Func;
+    SourceLocation L = P.Ret->getReturnLoc();
+    if (!FD || FD->isInvalidDecl() || L.isMacroID())
+      continue;
+    QualType RT = FD->getReturnType();
+    const Expr *V = P.Ret->getRetValue();
+    // Sema casts the value of a void function's return to void.
+    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(V))
+      if (IC->getCastKind() == CK_ToVoid)
+        V = IC->getSubExpr();
+    if (!V && !RT->isVoidType() && !RT->isDependentType()) {
+      S.error(L, "'preturn' without a value in non-void function '%0'") << FD->getName();
+      S.note(FD->getLocation(), "'%0' returns %1: write 'preturn EXPR;' with the value to "
+                                "return")
+          << FD->getName() << RT;
+    } else if (V && RT->isVoidType() && !V->getType()->isVoidType()) {
+      S.error(L, "'preturn' with a value in void function '%0'") << FD->getName();
+      S.note(FD->getLocation(), "'%0' returns void: write 'preturn;'") << FD->getName();
+    }
+  }
+}
+
 /// A prototype parameter written without any type (`void f(int a, b)`):
 /// Clang accepts it as implicit int (parcc keeps Clang's implicit-int a
 /// warning, for K&R code), but GCC rejects it, so parcc does too.
@@ -586,6 +616,7 @@ bool runChecks(Session &S) {
   unsigned Before = S.Diags.getClient()->getNumErrors();
   checkAbiNames(S);
   checkConstructs(S);
+  checkPreturnValues(S);
   checkMarks(S);
   checkJumps(S);
   checkVaStarts(S);

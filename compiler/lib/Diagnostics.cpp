@@ -2,6 +2,7 @@
 #include "parcc/Diagnostics.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -171,6 +172,20 @@ static void namePreturn(SmallString<256> &Msg, StringRef B1, unsigned Off,
   Msg = (M.drop_back(strlen("return statement")) + "'preturn'").str();
 }
 
+/// Clang's warning that a return's value does not match its function, on
+/// a return that stands for a preturn: Checks.cpp reports an error there.
+bool DiagPrinter::isPreturnMismatch(const Diagnostic &Info) const {
+  unsigned ID = Info.getID();
+  if ((ID != diag::ext_return_missing_expr && ID != diag::ext_return_has_expr) || !Preturns ||
+      !Info.hasSourceManager() || !Orig || &Info.getSourceManager() == &Orig->sm() ||
+      !Info.getLocation().isFileID())
+    return false;
+  const SourceManager &SM = Info.getSourceManager();
+  SourceLocation L = Info.getLocation();
+  return SM.getFileID(L) == SM.getMainFileID() &&
+         std::binary_search(Preturns->begin(), Preturns->end(), SM.getFileOffset(L));
+}
+
 /// Clang's "address argument to atomic builtin must be a pointer" about the
 /// user's faa (parc.h's macro for __atomic_fetch_add), as in `faa(n, 1)`
 /// for `faa(&n, 1)`: the message names the builtin that the user did not
@@ -206,6 +221,8 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     DropNotes = true;
     return;
   }
+  if (Level <= DiagnosticsEngine::Error && isPreturnMismatch(Info))
+    return;
   if (Level == DiagnosticsEngine::Note || Level == DiagnosticsEngine::Error) {
     SmallString<64> M;
     Info.FormatDiagnostic(M);

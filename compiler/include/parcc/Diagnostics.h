@@ -74,6 +74,7 @@ public:
 private:
   clang::TextDiagnostic &origTD();
   clang::TextDiagnostic &otherTD();
+  bool isPreturnMismatch(const clang::Diagnostic &Info) const;
   clang::SourceLocation mapLoc(const clang::SourceManager &SM, clang::SourceLocation L,
                                bool &InMain) const;
 

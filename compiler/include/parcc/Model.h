@@ -107,6 +107,13 @@ struct PreturnUse {
   unsigned Depth; // activities between the preturn and the function
 };
 
+/// Every preturn, in a construct or not (where it is a return), with the
+/// function it returns from: the checks match its value to that function.
+struct PreturnSite {
+  const clang::ReturnStmt *Ret;
+  const clang::FunctionDecl *Func;
+};
+
 /// A jump whose legality the checks decide.
 struct JumpUse {
   enum Kind { Break, Continue, Case, Return, Goto, AddrLabel, IndirectGoto } K;
@@ -156,6 +163,7 @@ struct Model {
   std::vector<VarUse> Uses;
   std::vector<MarkUse> Marks;
   std::vector<PreturnUse> Preturns;
+  std::vector<PreturnSite> AllPreturns;
   std::vector<JumpUse> Jumps;
   /// __func__ and friends inside activities (they would name the body
   /// function).
