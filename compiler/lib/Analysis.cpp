@@ -389,6 +389,10 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr *DRE) {
 
 bool Collector::VisitCallExpr(CallExpr *CE) {
   Marker K = markerOf(CE);
+  if (const FunctionDecl *FD = CE->getDirectCallee())
+    if (CurFn && FD->getIdentifier() && FD->getName() == "parc_P" &&
+        FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+      M.SemWaits.push_back({CE, CurFn->FD});
   if (K == Marker::Pbreak || K == Marker::Sync)
     M.Marks.push_back({CE, K == Marker::Pbreak ? MarkKind::Pbreak : MarkKind::Sync, cur()});
   switch (CE->getBuiltinCallee()) {

@@ -393,7 +393,8 @@ const char *const AbiNames[] = {
     "parc_spawn_lparfor", "parc_chunk_lo", "parc_error_step0", "parc_error_count",
     "parc_count_s", "parc_count_u", "parc_iter", "parc_sync", "parc_next_frame",
     "parc_sync_frame", "parc_pbreak",
-    "parc_preturn_claim", "parc_preturn", "parc_preturned"};
+    "parc_preturn_claim", "parc_preturn", "parc_preturned", "parc_wait_site",
+    "PARC_WAIT_SITE_INIT", "parc_P_at"};
 
 bool isAbiName(StringRef N) {
   for (const char *A : AbiNames)

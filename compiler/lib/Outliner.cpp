@@ -351,6 +351,7 @@ bool Outliner::run(std::string &Out) {
   nameConstructs();
   bool Ok = nameFileTags();
   Ok &= rewriteCaptures();
+  lowerSemWaits(*this);
   pollMacroLoops(*this);
   emitWraps();
   Ok &= lowerKills(*this);
@@ -363,11 +364,12 @@ bool Outliner::run(std::string &Out) {
   if (S.TP.PreludeEnd > S.TP.PreludeBegin)
     S.Edits.replace(S.TP.PreludeBegin, S.TP.PreludeEnd, "");
   Out = "#include <parc_abi.h>\n"
-        "_Static_assert(PARC_ABI_VERSION == 3, \"parcc emits PARC ABI version 3; "
+        "_Static_assert(PARC_ABI_VERSION == 4, \"parcc emits PARC ABI version 4; "
         "parc_abi.h is another version\");\n";
   if (S.Opts.UndefFaa)
     Out += "#undef faa\n";
   Out += prettyNames();
+  Out += WaitSites;
   Out += S.lineDirective(1);
   // A byte-order mark is only skipped at the start of a file: the text
   // goes after the prologue, so it must not keep the user's mark.

@@ -66,7 +66,7 @@ extern "C" {
 /* Bumped whenever the layout or meaning of anything below changes.  parcc
  * emits `_Static_assert(PARC_ABI_VERSION == N, ...)` at the top of each
  * lowered file so that a stale runtime header is caught at compile time. */
-#define PARC_ABI_VERSION 3
+#define PARC_ABI_VERSION 4
 
 /* ---- Construct sites ------------------------------------------------------
  * One static parc_site per construct in the source, emitted at file scope
@@ -454,6 +454,37 @@ void parc_sync(parc_act *self);
  * frame.  Any other body calls parc_sync on its stack.                      */
 void *parc_next_frame(parc_act *self, __UINT64_TYPE__ *k, __SIZE_TYPE__ size);
 int parc_sync_frame(parc_act *self);
+
+/* ---- Semaphore waits ---------------------------------------------------------
+ * A direct call of parc_P written in a file that parcc compiles (the callee
+ * and the closing parenthesis spelled there, not by a macro) names its
+ * place: one static parc_wait_site per call, emitted at the top of the
+ * lowered file, and the call passes it:
+ *
+ *     static const parc_wait_site parc_wsite_0_ =
+ *         PARC_WAIT_SITE_INIT("prog.pc", "f", 14, 9, "&s[1]");
+ *     ...
+ *     parc_P_at(&s[1], &parc_wsite_0_);
+ *
+ * `arg` is the argument as the user wrote it (white space runs made one
+ * space, at most 60 characters, longer ones cut with "...").  parc_P_at is
+ * parc_P; the runtime only stores the site in the waiting context when the
+ * call blocks, and the deadlock report names it ("waits in parc_P(&s[1]) at
+ * prog.pc:14:9").  A parc_P called any other way (plain C compiled by the
+ * back end, a function pointer, a macro's call) is reported by the
+ * semaphore's address, as before.                                           */
+typedef struct parc_wait_site {
+  const char *file; /* the user's source file, as given to parcc */
+  const char *func; /* the function in which the call appears */
+  unsigned line;    /* line and column of the call's parc_P */
+  unsigned col;
+  const char *arg;  /* the argument as written */
+} parc_wait_site;
+
+#define PARC_WAIT_SITE_INIT(file, func, line, col, arg)                        \
+  { (file), (func), (line), (col), (arg) }
+
+void parc_P_at(parc_sem_t *s, const parc_wait_site *site);
 
 /* ---- pbreak and preturn -------------------------------------------------------
  * `pbreak;` kills every other activity of the innermost construct and their

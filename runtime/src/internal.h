@@ -328,6 +328,7 @@ typedef struct parc_ctx {
                                  by a barrier, under reg->blocked_lock) */
   uint64_t wait_gen;          /* sync: the barrier generation waited for */
   void *wait_obj;             /* parc_drt* (sync) or semaphore (sem) */
+  const parc_wait_site *wait_site; /* sem: parc_P_at's call site, or NULL */
   parc_spin *wait_lock;       /* the lock protecting wait_obj's queue */
   int wake_killed;            /* woken by a kill, not by V/barrier release */
   int sem_wake;               /* enum parc_sem_wake: why V readied it */

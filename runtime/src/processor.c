@@ -1630,7 +1630,12 @@ void parc_deadlock(void) {
                 what, in, (unsigned long long)d->arrived[d->bar_gen & 1],
                 (unsigned long long)__atomic_load_n(&d->unfinished, __ATOMIC_RELAXED));
       } else {
-        fprintf(f, "parc: note: %s%s waits on the semaphore at %p\n", what, in, c->wait_obj);
+        const parc_wait_site *w = c->wait_site;
+        if (w) /* parc_P_at: the call as the user wrote it */
+          fprintf(f, "parc: note: %s%s waits in parc_P(%s) at %s:%u:%u (the semaphore at %p)\n",
+                  what, in, w->arg, w->file, w->line, w->col, c->wait_obj);
+        else
+          fprintf(f, "parc: note: %s%s waits on the semaphore at %p\n", what, in, c->wait_obj);
       }
       /* Parents waiting at epar, from this activity's construct upwards. */
       for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL) {

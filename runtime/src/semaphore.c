@@ -133,7 +133,11 @@ static int killed(const parc_ctx *c) {
   return c->cur_act && parc_kill_active() && parc_victim(c->cur_act->d);
 }
 
-void parc_P(parc_sem_t *s) {
+/* parc_P, and parc_P_at with the call site that parcc passes (parc_abi.h):
+ * the site costs nothing until the call blocks, when the context keeps it
+ * for the deadlock report. */
+static inline __attribute__((always_inline)) void sem_P(parc_sem_t *s,
+                                                        const parc_wait_site *site) {
   parc_sem_rt *r = sem_of(s);
   check_init(r, "parc_P");
   int single = parc_rt.single;
@@ -151,6 +155,7 @@ void parc_P(parc_sem_t *s) {
   parc_ctx *c = p->cur;
   parc_detach_chain(p, c);
   c->sem_fails = 0;
+  c->wait_site = site;
   for (;;) {
     if (!single)
       parc_spin_lock(&r->lock);
@@ -208,6 +213,10 @@ void parc_P(parc_sem_t *s) {
       return;
   }
 }
+
+void parc_P(parc_sem_t *s) { sem_P(s, NULL); }
+
+void parc_P_at(parc_sem_t *s, const parc_wait_site *site) { sem_P(s, site); }
 
 void parc_V(parc_sem_t *s) {
   parc_sem_rt *r = sem_of(s);

@@ -33,6 +33,9 @@ public:
   bool run(std::string &Out);
 
   Session &S;
+  /// The static parc_wait_site of each parc_P call (LowerWait.cpp), for
+  /// the top of the file.
+  std::string WaitSites;
 
   //--- Captures (Captures.cpp) -------------------------------------------
   /// Variably modified: reached through a void * and rebuilt dimensions.
@@ -177,6 +180,9 @@ bool lowerKills(Outliner &O);
 /// `if (parc_preturned(&d)) return parc_rv_;` after an outermost construct
 /// whose activities preturn; empty otherwise.
 std::string preturnCheck(const Outliner &O, const Construct &C);
+/// parc_P(ARG) => parc_P_at(ARG, &parc_wsite_N_), with the site in
+/// Outliner::WaitSites (leaf edits).
+void lowerSemWaits(Outliner &O);
 /// sync inside activities (leaf edits).
 bool lowerSyncs(Outliner &O);
 /// parc_poll() at function entries and loop back-edges (leaf edits), and

@@ -179,6 +179,9 @@ struct Model {
   /// `sync()` written in an activity: the C library function, not the
   /// barrier (`sync;`).
   std::vector<const clang::CallExpr *> SyncCalls;
+  /// Direct calls of parc_P, with the function they are written in: each
+  /// names its place to the runtime (LowerWait.cpp).
+  std::vector<std::pair<const clang::CallExpr *, const clang::FunctionDecl *>> SemWaits;
 
   Activity *declActivity(const clang::Decl *D) const {
     auto It = DeclAct.find(D);

@@ -1,0 +1,84 @@
+//===- LowerWait.cpp - parc_P calls that name their place ------------------===//
+//
+//   parc_P(&s[1]);   =>   parc_P_at(&s[1], &parc_wsite_0_);
+//
+// and at the top of the file (parc_abi.h, "Semaphore waits"):
+//
+//   static const parc_wait_site parc_wsite_0_ =
+//       PARC_WAIT_SITE_INIT("prog.pc", "main", 11, 5, "&s[1]");
+//
+// so that a deadlock report says where each blocked activity waits and on
+// what, as the user wrote it.  Only a call whose `parc_P` and `)` are
+// written in the file itself is rewritten: a macro's call, or one in a
+// macro's argument (which the macro might quote), stays parc_P and is
+// reported by the semaphore's address.
+//
+//===----------------------------------------------------------------------===//
+#include "parcc/Lowering.h"
+
+using namespace clang;
+
+namespace parcc {
+
+namespace {
+
+/// The argument as the user wrote it, for a C string literal: white space
+/// runs made one space, cut at MaxArg characters, escaped (`??` too, which
+/// would be a trigraph under -std=c99).
+std::string argText(StringRef Orig) {
+  enum { MaxArg = 60 };
+  std::string T;
+  for (char C : Orig.trim()) {
+    bool Space = C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v';
+    if (Space && !T.empty() && T.back() == ' ')
+      continue;
+    T += Space ? ' ' : C;
+  }
+  if (T.size() > MaxArg)
+    T = T.substr(0, MaxArg - 3) + "...";
+  std::string R;
+  for (char C : T) {
+    if (C == '\\' || C == '"' || (C == '?' && !R.empty() && R.back() == '?'))
+      R += '\\';
+    R += C;
+  }
+  return R;
+}
+
+} // namespace
+
+void lowerSemWaits(Outliner &O) {
+  Session &S = O.S;
+  StringRef User = S.Orig.sm().getBufferData(S.Orig.fid());
+  unsigned N = 0;
+  for (const auto &W : S.M.SemWaits) {
+    const CallExpr *CE = W.first;
+    SourceLocation Callee = CE->getCallee()->IgnoreParenImpCasts()->getBeginLoc();
+    SourceLocation RParen = CE->getRParenLoc();
+    if (CE->getNumArgs() != 1 || !Callee.isFileID() || !RParen.isFileID() ||
+        !S.inMainFile(Callee) || !S.inMainFile(RParen))
+      continue;
+    SourceLocation Arg = S.SM.getExpansionLoc(CE->getArg(0)->getBeginLoc());
+    unsigned At = S.offset(Callee), End = S.offset(RParen);
+    if (!S.inMainFile(Arg) || S.offset(Arg) > End ||
+        StringRef(S.TP.Text).substr(At, 6) != "parc_P")
+      continue;
+    unsigned ArgB = S.TP.Map.toOrig(S.offset(Arg)), ArgE = S.TP.Map.toOrig(End);
+    if (ArgB > ArgE || ArgE > User.size())
+      continue;
+    unsigned Line, Col;
+    S.userPosition(At, Line, Col);
+    std::string File;
+    unsigned PLine;
+    S.presumedLine(Line, File, PLine);
+    std::string Name = "parc_wsite_" + std::to_string(N++) + "_";
+    O.WaitSites += "static const parc_wait_site " + Name + " = PARC_WAIT_SITE_INIT(\"" + File +
+                   "\", \"" + Session::escaped(W.second->getName()) + "\", " +
+                   std::to_string(PLine) + ", " + std::to_string(Col) + ", \"" +
+                   argText(User.slice(ArgB, ArgE)) + "\");\n";
+    S.Edits.replace(At, At + 6, "parc_P_at");
+    S.Edits.insert(End, ", &" + Name);
+  }
+}
+
+} // namespace parcc
