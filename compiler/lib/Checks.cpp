@@ -10,6 +10,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -308,6 +309,128 @@ void checkConstructs(Session &S) {
   for (const PreturnUse &P : S.M.Preturns)
     if (P.Ret->getReturnLoc().isMacroID())
       S.error(P.Ret->getReturnLoc(), "'preturn' cannot be used inside a macro argument");
+}
+
+/// Finds, in a loop body, an array subscripted by the plain index (`a[i]`)
+/// whose size is TO: a constant array of TO elements, or a variable length
+/// one whose size is written as TO is.  Any comparison of the index, or a
+/// conditional on it, stands for a guard (`if (i < N)`): then nothing.
+class PastEndFinder : public RecursiveASTVisitor<PastEndFinder> {
+public:
+  PastEndFinder(const ASTContext &Ctx, const VarDecl *Index, const Expr *To,
+                const llvm::APSInt *ToValue)
+      : Ctx(Ctx), Index(Index), To(To), ToValue(ToValue) {}
+  bool isIndex(const Expr *E) const {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return R && R->getDecl() == Index;
+  }
+  bool mentionsIndex(const Expr *E) const {
+    RefFinder F(Index);
+    F.TraverseStmt(const_cast<Expr *>(E));
+    return F.Found;
+  }
+  /// The same expression, written alike (casts and parentheses aside).
+  bool sameExpr(const Expr *A, const Expr *B) const {
+    llvm::FoldingSetNodeID IA, IB;
+    A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+    B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+    return IA == IB;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isComparisonOp() && (mentionsIndex(B->getLHS()) || mentionsIndex(B->getRHS())))
+      Guarded = true;
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+    if (Found || !isIndex(E->getIdx()))
+      return true;
+    const Expr *Base = E->getBase()->IgnoreParens();
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(Base))
+      if (IC->getCastKind() == CK_ArrayToPointerDecay)
+        Base = IC->getSubExpr()->IgnoreParens();
+    QualType T = Base->getType();
+    if (const auto *CA = dyn_cast<ConstantArrayType>(T.getCanonicalType().getTypePtr())) {
+      if (ToValue && llvm::APSInt::isSameValue(llvm::APSInt(CA->getSize(), true), *ToValue))
+        Found = E, Size = CA->getSize().getZExtValue();
+    } else if (const auto *VA = dyn_cast_or_null<VariableArrayType>(T->getAsArrayTypeUnsafe())) {
+      if (VA->getSizeExpr() && sameExpr(VA->getSizeExpr(), To))
+        Found = E;
+    }
+    return true;
+  }
+  const ASTContext &Ctx;
+  const VarDecl *Index;
+  const Expr *To;
+  const llvm::APSInt *ToValue;
+  const ArraySubscriptExpr *Found = nullptr;
+  uint64_t Size = 0;
+  bool Guarded = false;
+};
+
+/// TO is inclusive (contract, parfor): `parfor int i; 0; N; 1; a[i] ...`
+/// with `double a[N]`, written as C's `i < N`, runs one activity past the
+/// end of a.  Warned when the body indexes such an array with the plain
+/// index, unguarded, and the index reaches TO (STEP > 0 and, for a constant
+/// FROM, TO - FROM a multiple of STEP).
+void checkPastEnd(Session &S, const Construct &C) {
+  const Expr *From = C.Bounds[0], *To = C.Bounds[1], *Step = C.Bounds[2];
+  if (!C.Index || !From || !To || !Step || C.Acts.empty() || !C.Acts[0]->Body ||
+      !C.Index->getType()->isIntegerType() || To->isValueDependent())
+    return;
+  Expr::EvalResult SR, FR, TR;
+  if (!Step->EvaluateAsInt(SR, S.Ctx) || !SR.Val.getInt().isStrictlyPositive())
+    return;
+  llvm::APSInt StepV = SR.Val.getInt();
+  bool ToConst = To->EvaluateAsInt(TR, S.Ctx);
+  llvm::APSInt ToV = ToConst ? TR.Val.getInt() : llvm::APSInt();
+  if (ToConst && From->EvaluateAsInt(FR, S.Ctx)) {
+    // The index takes TO only if TO - FROM is a multiple of STEP.  130
+    // bits hold the difference of any two 64-bit values, either sign.
+    llvm::APInt D = llvm::APInt(ToV.extend(130)) - llvm::APInt(FR.Val.getInt().extend(130));
+    if (D.isNegative() || !D.urem(llvm::APInt(StepV.extend(130))).isZero())
+      return;
+  } else if (!StepV.isOne()) {
+    return;
+  }
+  PastEndFinder F(S.Ctx, C.Index, To->IgnoreParens(), ToConst ? &ToV : nullptr);
+  F.TraverseStmt(const_cast<CompoundStmt *>(C.Acts[0]->Body));
+  if (!F.Found || F.Guarded)
+    return;
+  const Expr *Arr = F.Found->getBase()->IgnoreParenImpCasts();
+  std::string Name = "the array";
+  if (const auto *R = dyn_cast<DeclRefExpr>(Arr))
+    Name = "'" + R->getDecl()->getName().str() + "'";
+  const auto *PE = dyn_cast<ParenExpr>(To);
+  SourceLocation BL = PE ? PE->getSubExpr()->getBeginLoc() : To->getBeginLoc();
+  const Expr *Core = PE ? PE->getSubExpr() : To;
+  StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Core->getSourceRange()),
+                                        S.SM, S.Ctx.getLangOpts());
+  if (F.Size)
+    S.report(BL, DiagnosticsEngine::Warning,
+             "TO of '%0' is inclusive: index '%1' reaches %2, one past the end of %3 "
+             "(%2 elements)")
+        << keywordOf(C.Kind) << C.Index->getName() << std::to_string(F.Size) << Name;
+  else
+    S.report(BL, DiagnosticsEngine::Warning,
+             "TO of '%0' is inclusive: index '%1' reaches the size of %2, one past its end")
+        << keywordOf(C.Kind) << C.Index->getName() << Name;
+  S.note(F.Found->getBeginLoc(), "%0 is indexed with '%1' here")
+      << Name << C.Index->getName();
+  if (Text.empty() || Core->getBeginLoc().isMacroID() != Core->getEndLoc().isMacroID()) {
+    S.note(BL, "TO is the last value of the index: for C's '%0 < N' write 'N - 1'")
+        << C.Index->getName();
+    return;
+  }
+  std::string Fix;
+  if (const auto *L = dyn_cast<IntegerLiteral>(Core->IgnoreImpCasts());
+      L && ToConst && !L->getBeginLoc().isMacroID())
+    Fix = std::to_string(L->getValue().getZExtValue() - 1); // a literal TO is positive here
+  else if (llvm::all_of(Text, [](char Ch) { return isAsciiIdentifierContinue(Ch); }))
+    Fix = Text.str() + " - 1"; // N, n, a macro's name
+  else
+    Fix = "(" + Text.str() + ") - 1";
+  S.note(BL, "TO is the last value of the index: write '%0'")
+      << Fix << FixItHint::CreateReplacement(Core->getSourceRange(), Fix);
 }
 
 /// A preturn's value must match its function, as a return's does.  Clang
@@ -618,6 +741,8 @@ bool runChecks(Session &S) {
   checkAbiNames(S);
   checkConstructs(S);
   checkPreturnValues(S);
+  for (const auto &CP : S.M.Constructs)
+    checkPastEnd(S, *CP);
   checkMarks(S);
   checkJumps(S);
   checkVaStarts(S);
