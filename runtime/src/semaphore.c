@@ -133,19 +133,11 @@ static int killed(const parc_ctx *c) {
   return c->cur_act && parc_kill_active() && parc_victim(c->cur_act->d);
 }
 
-/* parc_P, and parc_P_at with the call site that parcc passes (parc_abi.h):
- * the site costs nothing until the call blocks, when the context keeps it
- * for the deadlock report. */
-static inline __attribute__((always_inline)) void sem_P(parc_sem_t *s,
-                                                        const parc_wait_site *site) {
-  parc_sem_rt *r = sem_of(s);
-  check_init(r, "parc_P");
-  int single = parc_rt.single;
-  if (!single)
-    parc_yield_to_pinned();
-  parc_poll();
-  if (take(r, single))
-    return;
+/* parc_P past its fast path: no unit was free on entry.  `site` is
+ * parc_P_at's call site (parc_abi.h), NULL for parc_P: the context keeps it
+ * while it waits, for the deadlock report. */
+static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
+                                                 const parc_wait_site *site) {
   parc_ensure_started();
   parc_proc *p = parc_self();
   if (PARC_UNLIKELY(!p))
@@ -212,6 +204,22 @@ static inline __attribute__((always_inline)) void sem_P(parc_sem_t *s,
     if (parc_sem_spin(p, &r->value) && take(r, single))
       return;
   }
+}
+
+/* The fast path of parc_P and parc_P_at, inlined in each: the site is
+ * only handed on when the call must wait, so it costs parc_P_at's caller
+ * one argument register and nothing else. */
+static inline __attribute__((always_inline)) void sem_P(parc_sem_t *s,
+                                                        const parc_wait_site *site) {
+  parc_sem_rt *r = sem_of(s);
+  check_init(r, "parc_P");
+  int single = parc_rt.single;
+  if (!single)
+    parc_yield_to_pinned();
+  parc_poll();
+  if (take(r, single))
+    return;
+  sem_P_slow(r, single, site);
 }
 
 void parc_P(parc_sem_t *s) { sem_P(s, NULL); }
