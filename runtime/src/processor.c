@@ -1588,13 +1588,19 @@ static void describe_activity(char *buf, size_t n, const parc_batch *b) {
 }
 
 /* parc_P or parc_V (op) on memory that parc_sem_init never set up
- * (semaphore.c): name the calling activity, as the deadlock report does. */
-void parc_fatal_uninit_sem(const char *op, const void *sem) {
+ * (semaphore.c): name the calling activity, as the deadlock report does,
+ * and the call as written when parcc passed its site (parc_P_at). */
+void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site *site) {
   parc_proc *p = parc_self();
-  char what[512];
+  char what[512], call[256];
   describe_activity(what, sizeof what, p && p->cur ? p->cur->cur_act : NULL);
+  if (site)
+    snprintf(call, sizeof call, "%s(%s) at %s:%u:%u", op, site->arg, site->file, site->line,
+             site->col);
+  else
+    snprintf(call, sizeof call, "%s", op);
   parc_fatal(1, "%s on the semaphore at %p, which parc_sem_init has not initialised (in %s)",
-             op, sem, what);
+             call, sem, what);
 }
 
 void parc_deadlock(void) {

@@ -60,10 +60,10 @@ typedef struct parc_sem_rt {
  * compare per call. */
 #define PARC_SEM_MAGIC 0x5e3a4f0bu
 
-static inline void check_init(parc_sem_rt *r, const char *op) {
+static inline void check_init(parc_sem_rt *r, const char *op, const parc_wait_site *site) {
   unsigned m = r->magic;
   if (PARC_UNLIKELY(m != PARC_SEM_MAGIC && m != 0))
-    parc_fatal_uninit_sem(op, r);
+    parc_fatal_uninit_sem(op, r, site);
 }
 
 _Static_assert(sizeof(parc_sem_rt) <= sizeof(parc_sem_t), "parc_sem_rt must fit in parc_sem_t");
@@ -212,7 +212,7 @@ static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
 static inline __attribute__((always_inline)) void sem_P(parc_sem_t *s,
                                                         const parc_wait_site *site) {
   parc_sem_rt *r = sem_of(s);
-  check_init(r, "parc_P");
+  check_init(r, "parc_P", site);
   int single = parc_rt.single;
   if (!single)
     parc_yield_to_pinned();
@@ -228,7 +228,7 @@ void parc_P_at(parc_sem_t *s, const parc_wait_site *site) { sem_P(s, site); }
 
 void parc_V(parc_sem_t *s) {
   parc_sem_rt *r = sem_of(s);
-  check_init(r, "parc_V");
+  check_init(r, "parc_V", NULL);
   int single = parc_rt.single;
   if (!single)
     parc_spin_lock(&r->lock);

@@ -103,8 +103,8 @@ void parc_register_blocked(parc_proc *p, parc_ctx *c, int kind, void *obj, parc_
 }
 void parc_unregister_blocked(parc_ctx *c) { c->wait_kind = PARC_WAIT_NONE; }
 void parc_spin_lock_slow(parc_spin *l) { (void)l; }
-_Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem) {
-  (void)op, (void)sem;
+_Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site *site) {
+  (void)op, (void)sem, (void)site;
   fail("a semaphore parc_sem_init did not set up", running);
   abort();
 }
