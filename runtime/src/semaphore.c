@@ -207,8 +207,9 @@ static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
 }
 
 /* The fast path of parc_P and parc_P_at, inlined in each: the site is
- * only handed on when the call must wait, so it costs parc_P_at's caller
- * one argument register and nothing else. */
+ * only handed on when the call must wait.  It costs parc_P_at the argument
+ * and a callee-saved register to keep it in (callgrind, uncontended P+V
+ * at P = 1: 81 instructions with parc_P_at, 75 with parc_P). */
 static inline __attribute__((always_inline)) void sem_P(parc_sem_t *s,
                                                         const parc_wait_site *site) {
   parc_sem_rt *r = sem_of(s);
