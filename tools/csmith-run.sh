@@ -149,9 +149,8 @@ finding() {  # seed what detail
   echo "$2: $3" >>"$dir/log"
   echo "seed $1: $2: $3"
 }
-run_limited() {  # seconds env... prog: 4 GB
-  local s=$1; shift
-  ( ulimit -v 4000000; env "$@" timeout -k 2 "$s" "${@: -1}" ) 2>&1
+run_limited() {  # seconds [VAR=VALUE...] prog, then its exit status
+  "$top/tools/run-limited.sh" "$@"
   echo "exit $?"
 }
 # Clang's warnings, without the file's directory or the closing count.

@@ -63,8 +63,8 @@ finding() {  # seed what detail
   echo "$2: $3" >>"$dir/log"
   echo "seed $1: $2: $3"
 }
-run_limited() {  # env... prog: 20 s, 4 GB
-  ( ulimit -v 4000000; env "$@" timeout -k 2 20 "${@: -1}" ) 2>&1
+run_limited() {  # [VAR=VALUE...] prog: 20 s, 4 GB
+  "$top/tools/run-limited.sh" 20 "$@"
 }
 
 for ((seed = first; seed < first + count; seed++)); do
