@@ -12,7 +12,8 @@ build=${1:-"$top/build"}
 
 # Everything parcc, its tests and its benchmarks need, by Debian package name.
 pkgs=(build-essential cmake ninja-build python3 clang-19 libclang-19-dev llvm-19-dev
-      llvm-19-tools libclang-rt-19-dev libnuma-dev libtbb-dev libomp-19-dev valgrind)
+      llvm-19-tools libclang-rt-19-dev libnuma-dev libtbb-dev libomp-19-dev valgrind
+      csmith libcsmith-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
