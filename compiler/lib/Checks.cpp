@@ -312,8 +312,9 @@ void checkConstructs(Session &S) {
 }
 
 /// Finds, in a loop body, an array subscripted by the plain index (`a[i]`)
-/// whose size is TO: a constant array of TO elements, or a variable length
-/// one whose size is written as TO is.  Any comparison of the index, or a
+/// whose size is TO: a constant array of TO elements (a parameter declared
+/// as one included), or a variable length one whose size is written as TO
+/// is.  Any comparison of the index, or a
 /// conditional on it, stands for a guard (`if (i < N)`): then nothing.
 class PastEndFinder : public RecursiveASTVisitor<PastEndFinder> {
 public:
@@ -349,6 +350,10 @@ public:
       if (IC->getCastKind() == CK_ArrayToPointerDecay)
         Base = IC->getSubExpr()->IgnoreParens();
     QualType T = Base->getType();
+    // A parameter declared `double p[N]` is a pointer in C, but the size
+    // written is the one the program means.
+    if (const auto *DT = T->getAs<DecayedType>())
+      T = DT->getOriginalType();
     if (const auto *CA = dyn_cast<ConstantArrayType>(T.getCanonicalType().getTypePtr())) {
       if (ToValue && llvm::APSInt::isSameValue(llvm::APSInt(CA->getSize(), true), *ToValue))
         Found = E, Size = CA->getSize().getZExtValue();
