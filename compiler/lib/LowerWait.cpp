@@ -23,8 +23,7 @@ namespace parcc {
 namespace {
 
 /// The argument as the user wrote it, for a C string literal: white space
-/// runs made one space, cut at MaxArg characters, escaped (`??` too, which
-/// would be a trigraph under -std=c99).
+/// runs made one space, cut at MaxArg characters, escaped.
 std::string argText(StringRef Orig) {
   enum { MaxArg = 60 };
   std::string T;
@@ -36,13 +35,7 @@ std::string argText(StringRef Orig) {
   }
   if (T.size() > MaxArg)
     T = T.substr(0, MaxArg - 3) + "...";
-  std::string R;
-  for (char C : T) {
-    if (C == '\\' || C == '"' || (C == '?' && !R.empty() && R.back() == '?'))
-      R += '\\';
-    R += C;
-  }
-  return R;
+  return Session::escaped(T);
 }
 
 } // namespace

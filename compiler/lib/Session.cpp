@@ -100,7 +100,8 @@ void Session::userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) con
 std::string Session::escaped(StringRef Text) {
   std::string R;
   for (char C : Text) {
-    if (C == '\\' || C == '"')
+    // `??` would start a trigraph under -std=c99 and friends.
+    if (C == '\\' || C == '"' || (C == '?' && !R.empty() && R.back() == '?'))
       R += '\\';
     R += C;
   }

@@ -106,8 +106,9 @@ struct Session {
   std::string columnPad(unsigned B1Offset) const;
   /// Line and column of a B1 offset in the user's text.
   void userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) const;
-  /// Text as the body of a C string literal: `\` and `"` escaped (a file
-  /// name, a function's signature).
+  /// Text as the body of a C string literal: `\` and `"` escaped, and the
+  /// second `?` of `??` (a trigraph under -std=c99) (a file name, a
+  /// function's signature, a parc_P argument).
   static std::string escaped(llvm::StringRef Text);
   /// The file name as a C string literal body (escaped).
   std::string quotedFileName() const;
