@@ -1587,18 +1587,25 @@ static void describe_activity(char *buf, size_t n, const parc_batch *b) {
   snprintf(buf, n, "activity %llu of %s", (unsigned long long)b->act.cur, site);
 }
 
+/* "OP(ARG) at FILE:LINE:COL": a call as written, from the site parcc
+ * passed (parc_P_at); just "OP" without one.  Room for a path of PATH_MAX
+ * and parcc's 60-character argument. */
+enum { PARC_CALL_TEXT = 4096 + 128 };
+static void describe_call(char *buf, size_t n, const char *op, const parc_wait_site *site) {
+  if (site)
+    snprintf(buf, n, "%s(%s) at %s:%u:%u", op, site->arg, site->file, site->line, site->col);
+  else
+    snprintf(buf, n, "%s", op);
+}
+
 /* parc_P or parc_V (op) on memory that parc_sem_init never set up
  * (semaphore.c): name the calling activity, as the deadlock report does,
  * and the call as written when parcc passed its site (parc_P_at). */
 void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site *site) {
   parc_proc *p = parc_self();
-  char what[512], call[256];
+  char what[512], call[PARC_CALL_TEXT];
   describe_activity(what, sizeof what, p && p->cur ? p->cur->cur_act : NULL);
-  if (site)
-    snprintf(call, sizeof call, "%s(%s) at %s:%u:%u", op, site->arg, site->file, site->line,
-             site->col);
-  else
-    snprintf(call, sizeof call, "%s", op);
+  describe_call(call, sizeof call, op, site);
   parc_fatal(1, "%s on the semaphore at %p, which parc_sem_init has not initialised (in %s)",
              call, sem, what);
 }
@@ -1636,11 +1643,12 @@ void parc_deadlock(void) {
                 what, in, (unsigned long long)d->arrived[d->bar_gen & 1],
                 (unsigned long long)__atomic_load_n(&d->unfinished, __ATOMIC_RELAXED));
       } else {
-        const parc_wait_site *w = c->wait_site;
-        if (w) /* parc_P_at: the call as the user wrote it */
-          fprintf(f, "parc: note: %s%s waits in parc_P(%s) at %s:%u:%u (the semaphore at %p)\n",
-                  what, in, w->arg, w->file, w->line, w->col, c->wait_obj);
-        else
+        if (c->wait_site) { /* parc_P_at: the call as the user wrote it */
+          char call[PARC_CALL_TEXT];
+          describe_call(call, sizeof call, "parc_P", c->wait_site);
+          fprintf(f, "parc: note: %s%s waits in %s (the semaphore at %p)\n", what, in, call,
+                  c->wait_obj);
+        } else
           fprintf(f, "parc: note: %s%s waits on the semaphore at %p\n", what, in, c->wait_obj);
       }
       /* Parents waiting at epar, from this activity's construct upwards. */
