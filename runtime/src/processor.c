@@ -1023,18 +1023,19 @@ void parc_park(parc_proc *p, parc_spin *unlock) {
  * the buffer fills and the program completes, so the contract wants it to
  * complete at every P.
  *
- * So the running activity gives way at its next semaphore operation
- * (parc_P on entry, parc_V on exit) and, when an idle processor asks for
- * help, at its next poll (parc_help): it detaches its batch chain as a
- * blocking activity does (its unstarted batch-mates become a rep), parks,
+ * So the running activity gives way at its next semaphore operation (parc_P
+ * on entry, parc_V on exit), when an idle processor asks for help at its next
+ * poll (parc_help), and while a kill is under way at its next poll unless it
+ * is a victim (parc_poll_slow: the kill's parent may be the pinned context,
+ * waiting at epar for its killed activities): it detaches its batch chain as
+ * a blocking activity does (its unstarted batch-mates become a rep), parks,
  * and the scheduler, once the registers are saved, appends it to the ready
- * list (PARC_AFTER_READY) and wakes an idle processor to take it over
- * unless it is pinned too.  get_work then pops the oldest ready context:
- * the pinned one, or one readied before it.  An activity that neither
- * polls nor calls the runtime still keeps its processor: that is
- * busy-waiting, the program's own risk (contract).  Unpinned ready contexts
- * need none of this: the first processor to look for work steals them
- * (steal_ready). */
+ * list (PARC_AFTER_READY) and wakes an idle processor to take it over unless
+ * it is pinned too.  get_work then pops the oldest ready context: the pinned
+ * one, or one readied before it.  An activity that neither polls nor calls
+ * the runtime still keeps its processor: that is busy-waiting, the program's
+ * own risk (contract).  Unpinned ready contexts need none of this: the first
+ * processor to look for work steals them (steal_ready). */
 
 /* Hints, read without the lock: a stale pair costs one needless yield, or
  * one more operation before it. */
