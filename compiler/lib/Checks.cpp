@@ -15,6 +15,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace parcc {
@@ -311,23 +313,87 @@ void checkConstructs(Session &S) {
       S.error(P.Ret->getReturnLoc(), "'preturn' cannot be used inside a macro argument");
 }
 
-/// Finds, in a loop body, an array subscripted by the plain index (`a[i]`)
-/// whose size is TO: a constant array of TO elements (a parameter declared
-/// as one included), or a variable length one whose size is written as TO
-/// is.  Any comparison of the index, or a
-/// conditional on it, stands for a guard (`if (i < N)`): then nothing.
+/// Finds references to the loop index, or to a variable declared in the
+/// loop body (which may hold a value computed from the index).
+class DependenceFinder : public RecursiveASTVisitor<DependenceFinder> {
+public:
+  DependenceFinder(const VarDecl *Index, const llvm::SmallPtrSetImpl<const VarDecl *> &Locals)
+      : Index(Index), Locals(Locals) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *V = dyn_cast<VarDecl>(E->getDecl());
+    Found = V && (V == Index || Locals.count(V));
+    return !Found;
+  }
+  const VarDecl *Index;
+  const llvm::SmallPtrSetImpl<const VarDecl *> &Locals;
+  bool Found = false;
+};
+
+/// Can running a statement end it early, or the activity around it: a
+/// return (preturn), goto, pbreak, a break or continue of no loop or switch
+/// inside it, or a call that may not return (anything but a marker or a
+/// library function that is not noreturn)?
+class LeaveFinder : public RecursiveASTVisitor<LeaveFinder> {
+  using Base = RecursiveASTVisitor<LeaveFinder>;
+
+public:
+  explicit LeaveFinder(const SourceManager &SM) : SM(SM) {}
+  // A break or continue inside these ends one of them, not the statement.
+#define PARCC_NESTED(KIND, COUNT)                                                                  \
+  bool Traverse##KIND(KIND *St) {                                                                  \
+    ++COUNT;                                                                                       \
+    bool R = Base::Traverse##KIND(St);                                                             \
+    --COUNT;                                                                                       \
+    return R;                                                                                      \
+  }
+  PARCC_NESTED(WhileStmt, Loops)
+  PARCC_NESTED(ForStmt, Loops)
+  PARCC_NESTED(DoStmt, Loops)
+  PARCC_NESTED(SwitchStmt, Switches)
+#undef PARCC_NESTED
+  bool VisitStmt(Stmt *St) {
+    if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(St) ||
+        (isa<BreakStmt>(St) && !Loops && !Switches) || (isa<ContinueStmt>(St) && !Loops))
+      Found = true;
+    if (const auto *CE = dyn_cast<CallExpr>(St)) {
+      Marker M = markerOf(CE);
+      const FunctionDecl *FD = CE->getDirectCallee();
+      bool Returns = M != Marker::None ||
+                     (FD && !FD->isNoReturn() &&
+                      (FD->getBuiltinID() || SM.isInSystemHeader(FD->getLocation())));
+      if (M == Marker::Pbreak || !Returns)
+        Found = true;
+    }
+    return !Found;
+  }
+  const SourceManager &SM;
+  unsigned Loops = 0, Switches = 0;
+  bool Found = false;
+};
+
+/// The past-the-end value P of a parfor's index (TO counting up, FROM
+/// counting down) and what the body does with it: the subscripts `a[i]` by
+/// the plain index of an array of P elements (a constant array, a parameter
+/// declared as one, or a variable length one whose size is written as P),
+/// and the conditions on the index that may keep one from running when the
+/// index is P.  When in doubt, a subscript counts as guarded.
 class PastEndFinder : public RecursiveASTVisitor<PastEndFinder> {
 public:
-  PastEndFinder(const ASTContext &Ctx, const VarDecl *Index, const Expr *To,
-                const llvm::APSInt *ToValue)
-      : Ctx(Ctx), Index(Index), To(To), ToValue(ToValue) {}
+  PastEndFinder(Session &S, const VarDecl *Index, const Expr *P, const llvm::APSInt *PValue)
+      : S(S), Ctx(S.Ctx), Index(Index), P(P), PValue(PValue) {}
   bool isIndex(const Expr *E) const {
     const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return R && R->getDecl() == Index;
   }
-  bool mentionsIndex(const Expr *E) const {
-    RefFinder F(Index);
+  /// Does E's value depend on the index (or on a variable of the body)?
+  bool dependent(const Expr *E) const {
+    DependenceFinder F(Index, Locals);
     F.TraverseStmt(const_cast<Expr *>(E));
+    return F.Found;
+  }
+  bool mayLeave(const Stmt *St) const {
+    LeaveFinder F(S.SM);
+    F.TraverseStmt(const_cast<Stmt *>(St));
     return F.Found;
   }
   /// The same expression, written alike (casts and parentheses aside).
@@ -337,14 +403,34 @@ public:
     B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
     return IA == IB;
   }
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isComparisonOp() && (mentionsIndex(B->getLHS()) || mentionsIndex(B->getRHS())))
-      Guarded = true;
+
+  bool VisitVarDecl(VarDecl *D) {
+    Locals.insert(D);
     return true;
   }
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
-    if (Found || !isIndex(E->getIdx()))
-      return true;
+  bool VisitStmt(Stmt *St) {
+    if (const auto *U = dyn_cast<UnaryOperator>(St)) {
+      if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && isIndex(U->getSubExpr()))
+        Escapes = true; // the index changes, or may
+    } else if (const auto *B = dyn_cast<BinaryOperator>(St)) {
+      if (B->isAssignmentOp() && isIndex(B->getLHS()))
+        Escapes = true;
+      if (B->isComparisonOp())
+        Comparisons.push_back(B);
+      if (B->isLogicalOp())
+        Controls.push_back(B);
+    } else if (isa<IfStmt, AbstractConditionalOperator, WhileStmt, ForStmt, SwitchStmt>(St)) {
+      Controls.push_back(St);
+    } else if (const auto *E = dyn_cast<ArraySubscriptExpr>(St)) {
+      if (uint64_t N = isIndex(E->getIdx()) ? sizeOf(E) : ~uint64_t(0); N != ~uint64_t(0))
+        Candidates.push_back({E, N});
+    }
+    return true;
+  }
+
+  /// The number of elements of the array E subscripts when it is P (0 for a
+  /// variable length array of P elements), or ~0.
+  uint64_t sizeOf(const ArraySubscriptExpr *E) const {
     const Expr *Base = E->getBase()->IgnoreParens();
     if (const auto *IC = dyn_cast<ImplicitCastExpr>(Base))
       if (IC->getCastKind() == CK_ArrayToPointerDecay)
@@ -355,87 +441,438 @@ public:
     if (const auto *DT = T->getAs<DecayedType>())
       T = DT->getOriginalType();
     if (const auto *CA = dyn_cast<ConstantArrayType>(T.getCanonicalType().getTypePtr())) {
-      if (ToValue && llvm::APSInt::isSameValue(llvm::APSInt(CA->getSize(), true), *ToValue))
-        Found = E, Size = CA->getSize().getZExtValue();
-    } else if (const auto *VA = dyn_cast_or_null<VariableArrayType>(T->getAsArrayTypeUnsafe())) {
-      if (VA->getSizeExpr() && sameExpr(VA->getSizeExpr(), To))
-        Found = E;
+      if (!PValue || !llvm::APSInt::isSameValue(llvm::APSInt(CA->getSize(), true), *PValue) ||
+          CA->getSize().ule(1))
+        return ~uint64_t(0); // 0 and 1 are also the sizes of flexible array members
+      return CA->getSize().getZExtValue();
+    }
+    if (const auto *VA = dyn_cast_or_null<VariableArrayType>(T->getAsArrayTypeUnsafe()))
+      if (!PValue && VA->getSizeExpr() && sameExpr(VA->getSizeExpr(), P))
+        return 0;
+    return ~uint64_t(0);
+  }
+
+  /// A value of the body when the index is P: a constant, or P plus a
+  /// constant when P is the size of a variable length array (P >= 1 then).
+  struct Val {
+    bool Sym;
+    llvm::APInt V;
+  };
+  static constexpr unsigned Bits = 200; // any two 128-bit values and their product
+  std::optional<Val> konst(const llvm::APInt &V) const { return Val{false, V}; }
+  std::optional<Val> eval(const Expr *E) const {
+    E = E->IgnoreParens();
+    QualType T = E->getType();
+    if (!T->isIntegerType() || Depth >= 64) // deeper: unknown, and a bounded stack
+      return std::nullopt;
+    ++Depth;
+    std::optional<Val> R = evalRaw(E);
+    --Depth;
+    if (!R || R->Sym)
+      return R;
+    // In the range of its type, a C value is the mathematical one.
+    unsigned W = Ctx.getIntWidth(T);
+    bool Fits = T->isSignedIntegerOrEnumerationType()
+                    ? R->V.isSignedIntN(W)
+                    : !R->V.isNegative() && R->V.getActiveBits() <= W;
+    return Fits ? R : std::nullopt;
+  }
+  std::optional<bool> truth(const Expr *E) const {
+    std::optional<Val> R = eval(E);
+    if (!R || (R->Sym && R->V.isNegative()))
+      return std::nullopt;
+    return R->Sym || !R->V.isZero();
+  }
+  std::optional<Val> evalRaw(const Expr *E) const {
+    if (isa<DeclRefExpr>(E) && isIndex(E))
+      return PValue ? konst(PValue->extend(Bits)) : Val{true, llvm::APInt(Bits, 0)};
+    if (!PValue && sameExpr(E, P))
+      return Val{true, llvm::APInt(Bits, 0)};
+    if (!dependent(E)) {
+      Expr::EvalResult R;
+      if (E->HasSideEffects(Ctx) || !E->EvaluateAsInt(R, Ctx))
+        return std::nullopt;
+      return konst(R.Val.getInt().extend(Bits));
+    }
+    if (const auto *C = dyn_cast<CastExpr>(E)) {
+      std::optional<Val> V = eval(C->getSubExpr());
+      if (!V)
+        return V;
+      switch (C->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp:
+        return V;
+      case CK_IntegralCast: // P + k keeps its value in a signed type as wide
+        if (!V->Sym || (E->getType()->isSignedIntegerType() &&
+                        Ctx.getIntWidth(E->getType()) >=
+                            Ctx.getIntWidth(C->getSubExpr()->getType())))
+          return V;
+        return std::nullopt;
+      case CK_IntegralToBoolean:
+        if (std::optional<bool> B = truth(C->getSubExpr()))
+          return konst(llvm::APInt(Bits, *B));
+        return std::nullopt;
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_LNot) {
+        if (std::optional<bool> B = truth(U->getSubExpr()))
+          return konst(llvm::APInt(Bits, !*B));
+        return std::nullopt;
+      }
+      std::optional<Val> V = eval(U->getSubExpr());
+      if (!V || (V->Sym && U->getOpcode() != UO_Plus))
+        return std::nullopt;
+      if (U->getOpcode() == UO_Plus)
+        return V;
+      if (U->getOpcode() == UO_Minus)
+        return konst(-V->V);
+      if (U->getOpcode() == UO_Not && E->getType()->isSignedIntegerType())
+        return konst(~V->V);
+      return std::nullopt;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      if (std::optional<bool> B = truth(CO->getCond()))
+        return eval(*B ? CO->getTrueExpr() : CO->getFalseExpr());
+      return std::nullopt;
+    }
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B)
+      return std::nullopt;
+    BinaryOperatorKind Op = B->getOpcode();
+    if (B->isLogicalOp()) {
+      bool And = Op == BO_LAnd;
+      std::optional<bool> L = truth(B->getLHS());
+      if (L && *L != And)
+        return konst(llvm::APInt(Bits, *L)); // false && ..., true || ...
+      std::optional<bool> R = truth(B->getRHS());
+      if (R && (L || *R != And))
+        return konst(llvm::APInt(Bits, *R));
+      return std::nullopt;
+    }
+    if (Op == BO_Comma)
+      return eval(B->getRHS());
+    std::optional<Val> L = eval(B->getLHS()), R = eval(B->getRHS());
+    if (!L || !R)
+      return std::nullopt;
+    if (B->isComparisonOp()) {
+      // The sign of L - R: both constant, both P plus a constant, or
+      // P + k against c with c - k < 1 <= P.
+      int Cmp;
+      if (L->Sym == R->Sym)
+        Cmp = L->V.slt(R->V) ? -1 : L->V == R->V ? 0 : 1;
+      else if (L->Sym && (R->V - L->V).slt(1))
+        Cmp = 1;
+      else if (R->Sym && (L->V - R->V).slt(1))
+        Cmp = -1;
+      else
+        return std::nullopt;
+      bool Res = Op == BO_LT   ? Cmp < 0
+                 : Op == BO_GT ? Cmp > 0
+                 : Op == BO_LE ? Cmp <= 0
+                 : Op == BO_GE ? Cmp >= 0
+                 : Op == BO_EQ ? Cmp == 0
+                               : Cmp != 0;
+      return konst(llvm::APInt(Bits, Res));
+    }
+    if (Op == BO_Add && !(L->Sym && R->Sym))
+      return Val{L->Sym || R->Sym, L->V + R->V};
+    if (Op == BO_Sub && !(R->Sym && !L->Sym))
+      return Val{L->Sym && !R->Sym, L->V - R->V};
+    if (L->Sym || R->Sym)
+      return std::nullopt;
+    const llvm::APInt &X = L->V, &Y = R->V;
+    switch (Op) {
+    case BO_Mul:
+      return konst(X * Y);
+    case BO_Div:
+    case BO_Rem:
+      if (Y.isZero())
+        return std::nullopt;
+      return konst(Op == BO_Div ? X.sdiv(Y) : X.srem(Y)); // C truncates too
+    case BO_And:
+    case BO_Or:
+    case BO_Xor:
+      if (X.isNegative() || Y.isNegative())
+        return std::nullopt;
+      return konst(Op == BO_And ? (X & Y) : Op == BO_Or ? (X | Y) : (X ^ Y));
+    case BO_Shl:
+    case BO_Shr:
+      if (X.isNegative() || Y.isNegative() || Y.uge(Ctx.getIntWidth(B->getType())))
+        return std::nullopt;
+      return konst(Op == BO_Shl ? X.shl(Y.getZExtValue()) : X.lshr(Y.getZExtValue()));
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// May Cond, which must be true (T) or false for something to run, be so
+  /// when the index is P?  Not if its value then is known otherwise; if
+  /// unknown and it depends on the index, the answer is Unknown (false when
+  /// a guard keeps a subscript from P, true when one ends the activity).
+  bool allows(const Expr *Cond, bool T, bool Unknown = false) const {
+    if (!Cond)
+      return true;
+    Cond = Cond->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+        U && U->getOpcode() == UO_LNot && Depth < 64) {
+      ++Depth;
+      bool R = allows(U->getSubExpr(), !T, Unknown);
+      --Depth;
+      return R;
+    }
+    // `A && B` true, `A || B` false: each operand so.
+    if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+        B && B->getOpcode() == (T ? BO_LAnd : BO_LOr) && Depth < 64) {
+      ++Depth;
+      bool R = allows(B->getLHS(), T, Unknown) && allows(B->getRHS(), T, Unknown);
+      --Depth;
+      return R;
+    }
+    if (std::optional<bool> V = truth(Cond))
+      return *V == T;
+    return dependent(Cond) ? Unknown : true;
+  }
+  /// Is the comparison B's value kept or passed on (`ok = i < N`, `f(i < N)`)
+  /// rather than only tested by an if, a loop or an operator `?:`?
+  bool stored(const BinaryOperator *B) const {
+    DynTypedNode N = DynTypedNode::create(*static_cast<const Stmt *>(B));
+    for (;;) {
+      auto Ps = Ctx.getParents(N);
+      const Stmt *Ch = N.get<Stmt>();
+      const Stmt *Pa = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+      if (!Pa)
+        return true;
+      if (const auto *If = dyn_cast<IfStmt>(Pa))
+        return If->getCond() != Ch;
+      if (const auto *W = dyn_cast<WhileStmt>(Pa))
+        return W->getCond() != Ch;
+      if (const auto *F = dyn_cast<ForStmt>(Pa))
+        return F->getCond() != Ch;
+      if (const auto *D = dyn_cast<DoStmt>(Pa))
+        return D->getCond() != Ch;
+      if (const auto *Sw = dyn_cast<SwitchStmt>(Pa))
+        return Sw->getCond() != Ch;
+      if (const auto *CO = dyn_cast<ConditionalOperator>(Pa); CO && CO->getCond() == Ch)
+        return false;
+      const auto *PB = dyn_cast<BinaryOperator>(Pa);
+      if (!isa<Expr>(Pa) || (PB && PB->isAssignmentOp()))
+        return true;
+      N = Ps[0];
+    }
+  }
+  /// Does the subscript E run when the index is P, whatever the conditions
+  /// on its way from the body: on the ones around it, and on those that may
+  /// end the activity before it (`if (i == N) pbreak;`)?
+  bool runsAtP(const ArraySubscriptExpr *E, const Stmt *Body) const {
+    llvm::SmallPtrSet<const Stmt *, 16> Path;
+    DynTypedNode N = DynTypedNode::create(*static_cast<const Stmt *>(E));
+    bool Bare = true; // E as written, parentheses aside
+    while (N.get<Stmt>() != Body) {
+      auto Ps = Ctx.getParents(N);
+      if (Ps.empty())
+        return false;
+      const Stmt *Ch = N.get<Stmt>(), *Pa = Ps[0].get<Stmt>();
+      N = Ps[0];
+      if (!Pa || !Ch)
+        continue; // a declaration: its initializer runs
+      Path.insert(Pa);
+      if (isa<UnaryExprOrTypeTraitExpr>(Pa))
+        return false; // sizeof a[i] reads nothing
+      if (const auto *U = dyn_cast<UnaryOperator>(Pa); Bare && U && U->getOpcode() == UO_AddrOf)
+        return false; // &a[N] is a pointer, not past the end yet
+      Bare = Bare && isa<ParenExpr>(Pa);
+      bool Ok = true;
+      if (const auto *If = dyn_cast<IfStmt>(Pa))
+        Ok = Ch == If->getCond() || allows(If->getCond(), Ch == If->getThen());
+      else if (const auto *CO = dyn_cast<ConditionalOperator>(Pa))
+        Ok = Ch == CO->getCond() || allows(CO->getCond(), Ch == CO->getTrueExpr());
+      else if (const auto *BC = dyn_cast<BinaryConditionalOperator>(Pa))
+        Ok = Ch == BC->getCommon() || !dependent(BC->getCommon());
+      else if (const auto *B = dyn_cast<BinaryOperator>(Pa); B && B->isLogicalOp())
+        Ok = Ch == B->getLHS() || allows(B->getLHS(), B->getOpcode() == BO_LAnd);
+      else if (const auto *W = dyn_cast<WhileStmt>(Pa))
+        Ok = Ch != W->getBody() || allows(W->getCond(), true);
+      else if (const auto *F = dyn_cast<ForStmt>(Pa))
+        Ok = (Ch != F->getBody() && Ch != F->getInc()) || allows(F->getCond(), true);
+      else if (const auto *Sw = dyn_cast<SwitchStmt>(Pa))
+        Ok = Ch != Sw->getBody() || !dependent(Sw->getCond());
+      else if (const auto *D = dyn_cast<DoStmt>(Pa); D && markerOf(D->getCond()) == Marker::Act) {
+        // The body of a nested parfor or lparfor, whose bounds may leave
+        // out P: its block declares the index, then gives the bounds.
+        auto Qs = Ctx.getParents(*D);
+        const auto *Block = Qs.empty() ? nullptr : Qs[0].get<CompoundStmt>();
+        if (Block && Block->size() == 7 && isa<DeclStmt>(Block->body_front()))
+          for (unsigned I = 2; I < 5; ++I) {
+            const auto *BE = dyn_cast<Expr>(Block->body_begin()[I]);
+            const auto *M = BE ? dyn_cast<CallExpr>(BE->IgnoreImplicit()) : nullptr;
+            if (M && markerOf(M) == Marker::Bounds && M->getNumArgs() == 3 &&
+                dependent(M->getArg(2)))
+              Ok = false;
+          }
+      }
+      if (!Ok)
+        return false;
+    }
+    for (const Stmt *K : Controls) {
+      if (Path.count(K))
+        continue;
+      if (const auto *If = dyn_cast<IfStmt>(K)) {
+        if (!dependent(If->getCond()))
+          continue;
+        bool Then = mayLeave(If->getThen()), Else = If->getElse() && mayLeave(If->getElse());
+        if ((Then && allows(If->getCond(), true, true)) ||
+            (Else && allows(If->getCond(), false, true)))
+          return false;
+      } else if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
+        if (!dependent(CO->getCond()))
+          continue;
+        if ((mayLeave(CO->getTrueExpr()) && allows(CO->getCond(), true, true)) ||
+            (mayLeave(CO->getFalseExpr()) && allows(CO->getCond(), false, true)))
+          return false;
+      } else if (const auto *B = dyn_cast<BinaryOperator>(K)) {
+        if (dependent(B->getLHS()) && mayLeave(B->getRHS()) &&
+            allows(B->getLHS(), B->getOpcode() == BO_LAnd, true))
+          return false;
+      } else {
+        // A loop, a switch, `x ?: y`: a condition on the index and a way out.
+        const Expr *Cond = isa<WhileStmt>(K)                     ? cast<WhileStmt>(K)->getCond()
+                           : isa<ForStmt>(K)                     ? cast<ForStmt>(K)->getCond()
+                           : isa<SwitchStmt>(K)                  ? cast<SwitchStmt>(K)->getCond()
+                           : isa<BinaryConditionalOperator>(K) ? cast<BinaryConditionalOperator>(K)->getCommon()
+                                                                 : nullptr;
+        if (Cond && dependent(Cond) && mayLeave(K))
+          return false;
+      }
     }
     return true;
   }
-  const ASTContext &Ctx;
+  /// The first subscript of an array of P elements by the index that runs
+  /// when the index is P, with the array's size (0: variable length).
+  std::pair<const ArraySubscriptExpr *, uint64_t> unguarded(const Stmt *Body) const {
+    if (Escapes || llvm::any_of(Comparisons, [&](const BinaryOperator *B) {
+          return dependent(B) && stored(B);
+        }))
+      return {nullptr, 0};
+    for (const auto &[E, Size] : Candidates)
+      if (runsAtP(E, Body))
+        return {E, Size};
+    return {nullptr, 0};
+  }
+
+  const Session &S;
+  ASTContext &Ctx;
   const VarDecl *Index;
-  const Expr *To;
-  const llvm::APSInt *ToValue;
-  const ArraySubscriptExpr *Found = nullptr;
-  uint64_t Size = 0;
-  bool Guarded = false;
+  const Expr *P;
+  const llvm::APSInt *PValue;
+  llvm::SmallPtrSet<const VarDecl *, 8> Locals;
+  std::vector<std::pair<const ArraySubscriptExpr *, uint64_t>> Candidates;
+  std::vector<const BinaryOperator *> Comparisons;
+  std::vector<const Stmt *> Controls;
+  bool Escapes = false;
+  mutable unsigned Depth = 0;
 };
 
 /// TO is inclusive (contract, parfor): `parfor int i; 0; N; 1; a[i] ...`
 /// with `double a[N]`, written as C's `i < N`, runs one activity past the
-/// end of a.  Warned when the body indexes such an array with the plain
-/// index, unguarded, and the index reaches TO (STEP > 0 and, for a constant
-/// FROM, TO - FROM a multiple of STEP).
+/// end of a; so does `parfor int i; N; 0; -1; a[i] ...`, from C's
+/// `i = N - 1`.  Warned when the body indexes such an array with the plain
+/// index where nothing may keep it from running with the index at N, and
+/// the index takes N: STEP > 0 and, for a constant FROM, TO - FROM a
+/// multiple of STEP; or STEP < 0 and FROM N.
 void checkPastEnd(Session &S, const Construct &C) {
   const Expr *From = C.Bounds[0], *To = C.Bounds[1], *Step = C.Bounds[2];
   if (!C.Index || !From || !To || !Step || C.Acts.empty() || !C.Acts[0]->Body ||
-      !C.Index->getType()->isIntegerType() || To->isValueDependent())
+      !C.Index->getType()->isIntegerType() || To->isValueDependent() ||
+      From->isValueDependent())
     return;
+  QualType IT = C.Index->getType();
+  unsigned W = S.Ctx.getIntWidth(IT);
+  bool Signed = IT->isSignedIntegerOrEnumerationType();
+  auto fits = [&](const llvm::APSInt &V) { // unchanged in the index's type
+    return llvm::APSInt::isSameValue(V, llvm::APSInt(V.extOrTrunc(W), !Signed));
+  };
   Expr::EvalResult SR, FR, TR;
-  if (!Step->EvaluateAsInt(SR, S.Ctx) || !SR.Val.getInt().isStrictlyPositive())
+  if (!Step->EvaluateAsInt(SR, S.Ctx))
     return;
   llvm::APSInt StepV = SR.Val.getInt();
-  bool ToConst = To->EvaluateAsInt(TR, S.Ctx);
-  llvm::APSInt ToV = ToConst ? TR.Val.getInt() : llvm::APSInt();
-  if (ToConst && From->EvaluateAsInt(FR, S.Ctx)) {
-    // The index takes TO only if TO - FROM is a multiple of STEP.  130
-    // bits hold the difference of any two 64-bit values, either sign.
-    llvm::APInt D = llvm::APInt(ToV.extend(130)) - llvm::APInt(FR.Val.getInt().extend(130));
-    if (D.isNegative() || !D.urem(llvm::APInt(StepV.extend(130))).isZero())
+  bool Down = StepV.isNegative();
+  if (StepV.isZero() || !fits(StepV))
+    return;
+  bool FromConst = From->EvaluateAsInt(FR, S.Ctx), ToConst = To->EvaluateAsInt(TR, S.Ctx);
+  if (FromConst && ToConst) {
+    // The index takes TO only if TO - FROM is a multiple of STEP, and FROM
+    // if the range is not empty.  130 bits hold the difference of any two
+    // 64-bit values, either sign.
+    llvm::APInt D = llvm::APInt(TR.Val.getInt().extend(130)) -
+                    llvm::APInt(FR.Val.getInt().extend(130));
+    if (Down ? D.isStrictlyPositive()
+             : D.isNegative() || !D.urem(llvm::APInt(StepV.extend(130))).isZero())
       return;
-  } else if (!StepV.isOne()) {
+  } else if (!Down && !StepV.isOne()) {
     return;
   }
-  PastEndFinder F(S.Ctx, C.Index, To->IgnoreParens(), ToConst ? &ToV : nullptr);
-  F.TraverseStmt(const_cast<CompoundStmt *>(C.Acts[0]->Body));
-  if (!F.Found || F.Guarded)
+  const Expr *Bound = Down ? From : To; // the index's largest value
+  bool PConst = Down ? FromConst : ToConst;
+  llvm::APSInt PV = PConst ? (Down ? FR : TR).Val.getInt() : llvm::APSInt();
+  if (PConst && !fits(PV))
+    return; // 256 for an unsigned char index is 0
+  PastEndFinder F(S, C.Index, Bound->IgnoreParens(), PConst ? &PV : nullptr);
+  const CompoundStmt *Body = C.Acts[0]->Body;
+  F.TraverseStmt(const_cast<CompoundStmt *>(Body));
+  auto [Found, Size] = F.unguarded(Body);
+  if (!Found)
     return;
-  const Expr *Arr = F.Found->getBase()->IgnoreParenImpCasts();
+  const Expr *Arr = Found->getBase()->IgnoreParenImpCasts();
   std::string Name = "the array";
   if (const auto *R = dyn_cast<DeclRefExpr>(Arr))
     Name = "'" + R->getDecl()->getName().str() + "'";
-  const auto *PE = dyn_cast<ParenExpr>(To);
-  SourceLocation BL = PE ? PE->getSubExpr()->getBeginLoc() : To->getBeginLoc();
-  const Expr *Core = PE ? PE->getSubExpr() : To;
+  const auto *PE = dyn_cast<ParenExpr>(Bound);
+  SourceLocation BL = PE ? PE->getSubExpr()->getBeginLoc() : Bound->getBeginLoc();
+  const Expr *Core = PE ? PE->getSubExpr() : Bound;
   StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Core->getSourceRange()),
                                         S.SM, S.Ctx.getLangOpts());
-  if (F.Size)
+  if (Size && !Down)
     S.report(BL, DiagnosticsEngine::Warning,
              "TO of '%0' is inclusive: index '%1' reaches %2, one past the end of %3 "
              "(%2 elements)")
-        << keywordOf(C.Kind) << C.Index->getName() << std::to_string(F.Size) << Name;
-  else
+        << keywordOf(C.Kind) << C.Index->getName() << std::to_string(Size) << Name;
+  else if (!Down)
     S.report(BL, DiagnosticsEngine::Warning,
              "TO of '%0' is inclusive: index '%1' reaches the size of %2, one past its end")
         << keywordOf(C.Kind) << C.Index->getName() << Name;
-  S.note(F.Found->getBeginLoc(), "%0 is indexed with '%1' here")
+  else if (Size)
+    S.report(BL, DiagnosticsEngine::Warning,
+             "FROM of '%0' is the first value of index '%1': %2 is one past the end of %3 "
+             "(%2 elements)")
+        << keywordOf(C.Kind) << C.Index->getName() << std::to_string(Size) << Name;
+  else
+    S.report(BL, DiagnosticsEngine::Warning,
+             "FROM of '%0' is the first value of index '%1': the size of %2 is one past its end")
+        << keywordOf(C.Kind) << C.Index->getName() << Name;
+  S.note(Found->getBeginLoc(), "%0 is indexed with '%1' here")
       << Name << C.Index->getName();
+  const char *Part = Down ? "FROM is the first" : "TO is the last";
   if (Text.empty() || Core->getBeginLoc().isMacroID() != Core->getEndLoc().isMacroID()) {
-    S.note(BL, "TO is the last value of the index: for C's '%0 < N' write 'N - 1'")
-        << C.Index->getName();
+    if (Down)
+      S.note(BL, "%0 value of the index: for an array of N elements write 'N - 1'") << Part;
+    else
+      S.note(BL, "%0 value of the index: for C's '%1 < N' write 'N - 1'")
+          << Part << C.Index->getName();
     return;
   }
   std::string Fix;
   if (const auto *L = dyn_cast<IntegerLiteral>(Core->IgnoreImpCasts());
-      L && ToConst && !L->getBeginLoc().isMacroID())
-    Fix = std::to_string(L->getValue().getZExtValue() - 1); // a literal TO is positive here
+      L && PConst && !L->getBeginLoc().isMacroID())
+    Fix = std::to_string(L->getValue().getZExtValue() - 1); // the literal is a size > 1 here
   else if (llvm::all_of(Text, [](char Ch) { return isAsciiIdentifierContinue(Ch); }))
     Fix = Text.str() + " - 1"; // N, n, a macro's name
   else
     Fix = "(" + Text.str() + ") - 1";
-  S.note(BL, "TO is the last value of the index: write '%0'")
-      << Fix << FixItHint::CreateReplacement(Core->getSourceRange(), Fix);
+  S.note(BL, "%0 value of the index: write '%1'")
+      << Part << Fix << FixItHint::CreateReplacement(Core->getSourceRange(), Fix);
 }
 
 /// A preturn's value must match its function, as a return's does.  Clang
