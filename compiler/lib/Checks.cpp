@@ -666,7 +666,9 @@ public:
   /// Does the subscript E run when the index is P, whatever the conditions
   /// on its way from the body: on the ones around it, and on those that may
   /// end the activity before it (`if (i == N) pbreak;`)?
-  bool runsAtP(const ArraySubscriptExpr *E, const Stmt *Body) const {
+  /// Exits: the controls that may end the activity when the index is P.
+  bool runsAtP(const ArraySubscriptExpr *E, const Stmt *Body,
+               llvm::ArrayRef<const Stmt *> Exits) const {
     llvm::SmallPtrSet<const Stmt *, 16> Path;
     DynTypedNode N = DynTypedNode::create(*static_cast<const Stmt *>(E));
     bool Bare = true; // E as written, parentheses aside
@@ -716,38 +718,33 @@ public:
       if (!Ok)
         return false;
     }
-    for (const Stmt *K : Controls) {
-      if (Path.count(K))
-        continue;
-      if (const auto *If = dyn_cast<IfStmt>(K)) {
-        if (!dependent(If->getCond()))
-          continue;
-        bool Then = mayLeave(If->getThen()), Else = If->getElse() && mayLeave(If->getElse());
-        if ((Then && allows(If->getCond(), true, true)) ||
-            (Else && allows(If->getCond(), false, true)))
-          return false;
-      } else if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
-        if (!dependent(CO->getCond()))
-          continue;
-        if ((mayLeave(CO->getTrueExpr()) && allows(CO->getCond(), true, true)) ||
-            (mayLeave(CO->getFalseExpr()) && allows(CO->getCond(), false, true)))
-          return false;
-      } else if (const auto *B = dyn_cast<BinaryOperator>(K)) {
-        if (dependent(B->getLHS()) && mayLeave(B->getRHS()) &&
-            allows(B->getLHS(), B->getOpcode() == BO_LAnd, true))
-          return false;
-      } else {
-        // A loop, a switch, `x ?: y`: a condition on the index and a way out.
-        const Expr *Cond = isa<WhileStmt>(K)                     ? cast<WhileStmt>(K)->getCond()
-                           : isa<ForStmt>(K)                     ? cast<ForStmt>(K)->getCond()
-                           : isa<SwitchStmt>(K)                  ? cast<SwitchStmt>(K)->getCond()
-                           : isa<BinaryConditionalOperator>(K) ? cast<BinaryConditionalOperator>(K)->getCommon()
-                                                                 : nullptr;
-        if (Cond && dependent(Cond) && mayLeave(K))
-          return false;
-      }
-    }
-    return true;
+    return llvm::none_of(Exits, [&](const Stmt *K) { return !Path.count(K); });
+  }
+  /// May the control statement or expression K, which depends on the
+  /// index, end the activity when the index is P (`if (i == N) pbreak;`)?
+  bool mayEndAtP(const Stmt *K) const {
+    if (const auto *If = dyn_cast<IfStmt>(K))
+      return dependent(If->getCond()) &&
+             ((mayLeave(If->getThen()) && allows(If->getCond(), true, true)) ||
+              (If->getElse() && mayLeave(If->getElse()) && allows(If->getCond(), false, true)));
+    if (const auto *CO = dyn_cast<ConditionalOperator>(K))
+      return dependent(CO->getCond()) &&
+             ((mayLeave(CO->getTrueExpr()) && allows(CO->getCond(), true, true)) ||
+              (mayLeave(CO->getFalseExpr()) && allows(CO->getCond(), false, true)));
+    if (const auto *B = dyn_cast<BinaryOperator>(K))
+      return dependent(B->getLHS()) && mayLeave(B->getRHS()) &&
+             allows(B->getLHS(), B->getOpcode() == BO_LAnd, true);
+    // A loop, a switch, `x ?: y`: a condition on the index and a way out.
+    const Expr *Cond = nullptr;
+    if (const auto *W = dyn_cast<WhileStmt>(K))
+      Cond = W->getCond();
+    else if (const auto *F = dyn_cast<ForStmt>(K))
+      Cond = F->getCond();
+    else if (const auto *Sw = dyn_cast<SwitchStmt>(K))
+      Cond = Sw->getCond();
+    else if (const auto *BC = dyn_cast<BinaryConditionalOperator>(K))
+      Cond = BC->getCommon();
+    return Cond && dependent(Cond) && mayLeave(K);
   }
   /// The first subscript of an array of P elements by the index that runs
   /// when the index is P, with the array's size (0: variable length).
@@ -756,8 +753,13 @@ public:
           return dependent(B) && stored(B);
         }))
       return {nullptr, 0};
+    // Worked out once, not for each subscript: a long body stays fast.
+    llvm::SmallVector<const Stmt *, 4> Exits;
+    if (!Candidates.empty())
+      llvm::copy_if(Controls, std::back_inserter(Exits),
+                    [&](const Stmt *K) { return mayEndAtP(K); });
     for (const auto &[E, Size] : Candidates)
-      if (runsAtP(E, Body))
+      if (runsAtP(E, Body, Exits))
         return {E, Size};
     return {nullptr, 0};
   }
