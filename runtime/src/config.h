@@ -56,6 +56,16 @@
 #define PARC_SEM_HUNGRY 2
 #endif
 
+/* A running activity gives way to a context pinned to its processor that
+ * is ready (processor.c, give_way) only once it has run this long, in
+ * nanoseconds, since it first saw one ready: long enough that two pinned
+ * chunks taking a lock in every iteration do not switch at every parc_P and
+ * parc_V, short enough that the pinned context waits no longer than a
+ * scheduling quantum. */
+#ifndef PARC_GIVE_WAY_NS
+#define PARC_GIVE_WAY_NS 100000
+#endif
+
 /* Lazy publication (processor.c, help_request): a spinning idle processor
  * renews its help request every PARC_HELP_SPINS rounds (a power of two), a
  * sleeping one every PARC_HELP_SLEEP_NS. */
@@ -144,6 +154,7 @@ _Static_assert(PARC_HELP_SPINS > 0 && (PARC_HELP_SPINS & (PARC_HELP_SPINS - 1)) 
 _Static_assert(PARC_HELP_SLEEP_NS > 0 && PARC_HELP_SLEEP_NS < 1000000000, "PARC_HELP_SLEEP_NS out of range");
 _Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
 _Static_assert(PARC_SEM_SPIN_NS >= 0 && PARC_SEM_SPIN_NS <= 10000000, "PARC_SEM_SPIN_NS out of range");
+_Static_assert(PARC_GIVE_WAY_NS >= 0 && PARC_GIVE_WAY_NS <= 100000000, "PARC_GIVE_WAY_NS out of range");
 _Static_assert(PARC_SEM_HUNGRY >= 1, "PARC_SEM_HUNGRY must be at least 1");
 _Static_assert(PARC_LOCK_SPINS >= 1, "PARC_LOCK_SPINS must be positive");
 _Static_assert(PARC_ENV_BATCH_MAX >= 1 && PARC_ENV_BATCH_MAX <= 4096, "PARC_ENV_BATCH_MAX out of range");

@@ -465,6 +465,9 @@ typedef struct parc_proc {
   int quit;                   /* leave at once (exit under Valgrind); under idle_mu */
 
   parc_stats st;              /* written by the owner only, relaxed atomics */
+  /* Owner-only: when the running context first saw a pinned one ready
+   * (give_way), and the count of switches it saw then, plus one. */
+  uint64_t gw_since, gw_mark;
 
   /* Owner-only: PARC_SCHED=random generator, PARC_TRACE buffer (trace.c). */
   uint64_t rng;
