@@ -20,7 +20,8 @@ How the output is kept deterministic (docs/reliability.md, section 8):
 - pbreak: every activity that may pbreak first stores the same value into the
   same flag, and the pbreaking construct writes nothing else that outlives it;
   preturn: every activity returns the same value, and the function's
-  activities write nothing outside the function's own locals;
+  activities write nothing outside the function's own locals; no preturn
+  inside a construct that may pbreak (which of the two wins is the schedule's);
 - sync: double-buffered stencils, phase k reads phase k-1's buffer;
 - arithmetic is unsigned (wraps), conversions are explicit, floats hold
   multiples of 1/4 below 2^20, so that nothing is undefined.
@@ -650,6 +651,10 @@ class Gen:
         c.pbreak = pb
         if pb is not None:
             c.killable = True
+            # No preturn under a construct that may pbreak: a sibling's pbreak
+            # may kill the activity before its preturn, and then which of the
+            # two came first (the schedule) decides what the function returns.
+            c.preturn = None
             c.own, c.arrays, c.faa, c.locked = [], [], [], []
         mark_arr = len(c.arrays)
         priv_own = self.declare_locals(c, L, self.r.randrange(1, 3), private=True)
