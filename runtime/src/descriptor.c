@@ -311,8 +311,12 @@ static __attribute__((noinline)) void framed_batch_end(parc_ctx *c, parc_batch *
     parc_frame_free(p, b->fr);
     b->fr = NULL;
   }
-  if (b->sq_n)
-    parc_frames_publish(b); /* its activities that wait at sync arrive */
+  if (b->sq_n) { /* its activities that wait at sync arrive */
+    if (b->resumed)
+      parc_frames_defer(c, b); /* with the context's next resumed ones */
+    else
+      parc_frames_publish(b);
+  }
   if (b->resumed && n) {
     /* A resumed activity that ended: accounted with the context's next
      * ones of the same construct. */

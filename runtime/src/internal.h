@@ -336,11 +336,14 @@ typedef struct parc_ctx {
   int sem_fails;              /* semaphore: times it was woken and overtaken */
 
   /* Resume mode (frame.c): resumed activities of rpend_d that terminated
-   * on this context and are not accounted yet (accounted together when
-   * the next one belongs to another construct, the context blocks, or
-   * the resume list is empty). */
+   * on this context and are not accounted yet, and the frames of those
+   * that suspended at its sync again and have not arrived (both accounted
+   * together when the next one belongs to another construct, the context
+   * blocks, or the resume list is empty). */
   struct parc_drt *rpend_d;
   uint64_t rpend_n;
+  struct parc_susp *apend_first, *apend_last;
+  uint32_t apend_n;
   struct parc_susp *rtake;    /* records taken from a resume list, not started */
 
   /* Envelope stack. */
@@ -585,6 +588,7 @@ PARC_INTERNAL void parc_return_resume(parc_proc *p, parc_susp *first, parc_susp 
 /* ---- frame.c (stackless sync) ---- */
 PARC_INTERNAL void parc_frame_free(parc_proc *p, parc_susp *r);
 PARC_INTERNAL void parc_frames_publish(parc_batch *b);
+PARC_INTERNAL void parc_frames_defer(parc_ctx *c, parc_batch *b);
 PARC_INTERNAL void parc_resumed_flush(parc_ctx *c);
 PARC_INTERNAL void parc_bar_release_frames_locked(parc_drt *d);
 PARC_INTERNAL void parc_run_resumed(parc_ctx *c);
