@@ -3,14 +3,15 @@
  *
  * Protocols (the essay at the top of processor.c gives the whole picture):
  *
- * Spawn (P > 1).  The parent claims its first share ceil(count/P) with a
- * plain store before d is published (no other thread can see d yet).  While
- * no processor is idle, d stays private (lazy publication, docs/design.md
- * "Fine-grain fast path"): its later shares are claimed with plain loads and
- * stores (private_claim), and the construct makes no atomic RMW.  Otherwise,
- * or when a processor turns hungry later (at a spawn, claim or poll of the
- * parent's context, or before it blocks: parc_publish_chain), d is pushed on
- * its processor's list under the list lock (that unlock is the release that
+ * Spawn (P > 1).  While no processor is idle, d stays private (lazy
+ * publication, docs/design.md "Fine-grain fast path"): the parent claims
+ * every activity with a plain store and runs them in one batch, as at
+ * P == 1, and the construct makes no atomic RMW.  When a processor turns
+ * hungry later (at a spawn or poll of the parent's context, or before it
+ * blocks: parc_publish_chain), the batch keeps ceil(count/P), or what it has
+ * started if that is more, gives back the rest and d is published.  Otherwise the parent claims its
+ * first share ceil(count/P) with a plain store, then pushes d on its
+ * processor's list under the list lock (that unlock is the release that
  * publishes every field of d to thieves, who scan under the same lock).
  * Later claims of a published d are made under the same lock
  * (parent_claim), which also unlinks d with the last share: a published
@@ -58,14 +59,6 @@
 
 #include "internal.h"
 
-/* The guided share of rem >= 1 unclaimed activities, ceil(rem / P) (MAXI
- * 5.2), with no division when rem <= P (the small constructs of recursive
- * programs). */
-static inline uint64_t guided_share(uint64_t rem) {
-  uint64_t P = (uint64_t)parc_rt.P;
-  return rem <= P ? 1 : rem / P + (rem % P != 0);
-}
-
 /* The parent's claims after its first share (P > 1).  Every other claimer
  * (thieves, the home processor's get_work) claims with d->home->lock held, so
  * under that lock the parent can claim with a plain load and store, and
@@ -83,7 +76,7 @@ static uint64_t parent_claim(parc_drt *d, uint64_t *lo) {
   uint64_t c = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
   uint64_t rem = count - c;
   if (rem) {
-    n = all ? rem : guided_share(rem);
+    n = all ? rem : parc_guided_share(rem);
     /* relaxed store under the lock: every claimer holds it (see "Claim"). */
     __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
     *lo = c;
@@ -100,27 +93,6 @@ static uint64_t parent_claim(parc_drt *d, uint64_t *lo) {
  * vary and record the order of every activity). */
 static inline int lazy_ok(const parc_drt *d) {
   return !parc_hungry() && !parc_rt.step && !(d->site && d->site->kind == PARC_KIND_LPARFOR);
-}
-
-/* The parent's claim on its private descriptor d (running on context c):
- * nobody else can see d, so a plain load and store suffice.  If a processor
- * went hungry meanwhile, publish the chain (d included) and claim as usual. */
-static uint64_t private_claim(parc_ctx *c, parc_drt *d, uint64_t *lo) {
-  if (PARC_UNLIKELY(parc_hungry())) {
-    parc_publish_chain(c->last, c);
-    return parent_claim(d, lo);
-  }
-  uint64_t count = d->count;
-  uint64_t cl = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
-  uint64_t rem = count - cl;
-  uint64_t n = PARC_UNLIKELY(parc_kill_active()) && parc_victim(d) ? rem : guided_share(rem);
-  __atomic_store_n(&d->claimed, cl + n, __ATOMIC_RELAXED);
-  *lo = cl;
-  if (cl + n == count) {
-    d->priv = 0;
-    c->npriv--;
-  }
-  return n;
 }
 
 static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, uint64_t count,
@@ -169,7 +141,7 @@ uint64_t parc_claim(parc_drt *d, uint64_t *lo) {
   uint64_t rem = count - c;
   if (rem == 0)
     return 0;
-  uint64_t n = parc_kill_active() && parc_victim(d) ? rem : guided_share(rem);
+  uint64_t n = parc_kill_active() && parc_victim(d) ? rem : parc_guided_share(rem);
   __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
   *lo = c;
   return n;
@@ -382,24 +354,30 @@ static void wait_children(parc_ctx *c, parc_drt *d, uint64_t mine) {
 }
 
 /* Run d's activities inline on the parent's context, then wait for the rest.
- * P == 1: one batch of everything, nothing published.  P > 1: the first
+ * P == 1, or P > 1 while nobody is idle: one batch of everything, nothing
+ * published (at P > 1 unless a processor turns hungry meanwhile:
+ * parc_publish_chain trims the batch and publishes d).  Otherwise the first
  * share is claimed with a plain store before d is published (nobody else can
- * see d yet); later shares come from parent_claim. */
+ * see d yet).  Later shares come from parent_claim. */
 static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   parc_batch b;
   uint64_t count = d->count, mine = 0, lo = 0, n;
   parc_batch_init(&b, d, parent, 1, 0, 0);
   c->cur_act = &b;
-  n = parc_rt.single ? count : guided_share(count);
+  n = parc_rt.single ? count : parc_guided_share(count);
+  if (n < count && lazy_ok(d)) {
+    /* Nobody looks for work: one batch of everything, as at P == 1.  d
+     * stays private; if a processor turns hungry, parc_publish_chain cuts
+     * this batch to the first share (or to what it has started), gives the
+     * rest back to d and publishes it, and we claim on from there. */
+    n = count;
+    d->priv = 1;
+    c->npriv++;
+  }
   d->claimed = n;
   if (n < count) {
-    if (lazy_ok(d)) {
-      d->priv = 1; /* nobody looks for work: keep the rest to ourselves */
-      c->npriv++;
-    } else {
-      parc_publish_chain(c->last, c); /* outer private ones first (oldest) */
-      parc_push_desc(d->home, d);
-    }
+    parc_publish_chain(c->last, c); /* outer private ones first (oldest) */
+    parc_push_desc(d->home, d);
   }
   do {
     b.act.next = b.act.cur = b.start = b.first = lo;
@@ -410,12 +388,14 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
       break;
     if (parc_rt.single)
       n = parc_claim(d, &lo);
-    else if (d->priv)
-      n = private_claim(c, d, &lo);
     else
-      n = parent_claim(d, &lo);
+      n = parent_claim(d, &lo); /* d was published meanwhile, if it was private */
     b.dry = 0; /* the share just claimed (split_running) */
   } while (n);
+  if (PARC_UNLIKELY(d->priv)) { /* nobody asked: we ran all of it */
+    d->priv = 0;
+    c->npriv--;
+  }
   c->cur_act = parent;
   /* An activity that suspended at a stackless sync (frame.c; we set the
    * flag ourselves when it was one of ours) is unfinished though we ran

@@ -508,6 +508,14 @@ typedef struct parc_runtime {
 
 PARC_INTERNAL extern parc_runtime parc_rt;
 
+/* The guided share of rem >= 1 unclaimed activities, ceil(rem / P) (MAXI
+ * 5.2), with no division when rem <= P (the small constructs of recursive
+ * programs). */
+static inline uint64_t parc_guided_share(uint64_t rem) {
+  uint64_t P = (uint64_t)parc_rt.P;
+  return rem <= P ? 1 : rem / P + (rem % P != 0);
+}
+
 /* The processor running the calling thread.  initial-exec TLS: one %fs-relative
  * load, re-done after every call (a context switch may move the caller to
  * another thread, so never cache its address across one). */

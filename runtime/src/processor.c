@@ -34,8 +34,9 @@
  * once, the descriptor is never listed, and the construct costs a few stores,
  * a setjmp and the body call: no lock, no atomic RMW, no allocation.  At
  * P > 1 the same holds while no processor is idle: the descriptor stays
- * private to its parent's context and is listed only when a processor turns
- * hungry (it is then seen at the parent's next spawn, claim or poll point:
+ * private to its parent's context, which claims all of it at once too, and
+ * is listed, less the parent's first share, only when a processor turns
+ * hungry (it is then seen at the parent's next spawn or poll point:
  * the help request rides on the word parc_poll loads) or before the parent
  * blocks (parc_publish_chain; docs/design.md "Fine-grain fast path").  A
  * listed 2-section parblock costs two atomic RMWs (descriptor.c, Spawn).
@@ -1167,6 +1168,17 @@ void parc_publish_chain(parc_proc *p, parc_ctx *c) {
       continue;
     d->priv = 0;
     left--;
+    /* b, the parent's batch of d, holds all of d (spawn_body).  It keeps
+     * the first share that an eager spawn claims, ceil(count/P), or what it
+     * has started if that is more, and gives back the rest.  Only c runs b,
+     * and we run in c. */
+    uint64_t keep = parc_guided_share(d->count);
+    if (keep < b->act.next)
+      keep = b->act.next;
+    b->act.end = keep;
+    __atomic_store_n(&d->claimed, keep, __ATOMIC_RELAXED);
+    if (keep == d->count)
+      continue; /* nothing left to share */
     d->home = p; /* c has not moved since the spawn: private => never parked */
     list_insert_locked(p, d, 1);
   }
