@@ -650,9 +650,9 @@ PARC_INTERNAL void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c);
 /* ---- semaphore.c ---- */
 PARC_INTERNAL void parc_sem_cancel_locked(void *sem, parc_ctx *c);
 /* processor.c: parc_P's wait before it blocks: spin while *value <= 0, up to
- * PARC_SEM_SPIN_NS and only while nothing else is ready on p; 1 if it saw a
- * unit. */
-PARC_INTERNAL int parc_sem_spin(parc_proc *p, const int *value);
+ * PARC_SEM_SPIN_NS after *since (set on the first call, when 0) and only
+ * while nothing else is ready on p; 1 if it saw a unit. */
+PARC_INTERNAL int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since);
 
 /* ---- kill.c ---- */
 PARC_INTERNAL int parc_victim(parc_drt *d);

@@ -71,8 +71,8 @@ static void to_main(enum st st) {
   swapcontext(&me->uc, &main_uc);
 }
 
-int parc_sem_spin(parc_proc *p, const int *value) {
-  (void)p;
+int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
+  (void)p, (void)since;
   to_main(SPIN);
   return *value > 0;
 }
