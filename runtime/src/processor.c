@@ -531,6 +531,8 @@ int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
     return 0;
   if (!*since)
     *since = now_ns();
+  else if (now_ns() - *since > PARC_SEM_SPIN_NS)
+    return 0; /* lost races alone must not keep it spinning past the budget */
   int oversubscribed = parc_rt.online && parc_rt.P > parc_rt.online;
   for (unsigned i = 1;; i++) {
     if (__atomic_load_n(value, __ATOMIC_RELAXED) > 0)
