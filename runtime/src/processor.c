@@ -322,7 +322,7 @@ static void start_workers(void) {
    * once anyway, and main would wait for a thousand threads to be
    * scheduled in turn (PARC_NPROCS=1024 on 2 CPUs: 0.9 s to start became
    * 2-4 s). */
-  if (parc_rt.online >= parc_rt.P)
+  if (parc_rt.cpus >= parc_rt.P)
     while (__atomic_load_n(&parc_rt.running, __ATOMIC_ACQUIRE) < parc_rt.P - 1)
       sched_yield();
 }
@@ -533,7 +533,7 @@ int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
     *since = now_ns();
   else if (now_ns() - *since > PARC_SEM_SPIN_NS)
     return 0; /* lost races alone must not keep it spinning past the budget */
-  int oversubscribed = parc_rt.online && parc_rt.P > parc_rt.online;
+  int oversubscribed = parc_rt.cpus && parc_rt.P > parc_rt.cpus;
   for (unsigned i = 1;; i++) {
     if (__atomic_load_n(value, __ATOMIC_RELAXED) > 0)
       return 1;
@@ -665,13 +665,13 @@ static void idle_wait(parc_proc *p) {
       }
     }
     /* With more processors than CPUs, each sleeper renews less often, so
-     * that all of them together wake about as often as `online` sleepers
+     * that all of them together wake about as often as one sleeper per CPU
      * would: at PARC_NPROCS=1024 on 2 CPUs a renewal every millisecond per
      * sleeper was a million futex wake-ups a second, which left the CPUs
      * to them (a one-section parblock took 13 s). */
     long long nap = PARC_HELP_SLEEP_NS;
-    if (parc_rt.online > 0 && parc_rt.P > parc_rt.online)
-      nap = nap * ((parc_rt.P + parc_rt.online - 1) / parc_rt.online);
+    if (parc_rt.cpus > 0 && parc_rt.P > parc_rt.cpus)
+      nap = nap * ((parc_rt.P + parc_rt.cpus - 1) / parc_rt.cpus);
     while (p->sleeping && !p->quit) {
       struct timespec ts;
       clock_gettime(CLOCK_REALTIME, &ts);
