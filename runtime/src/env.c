@@ -1,7 +1,7 @@
 /* env.c - the environment variables libparc reads, each parsed and
  * range-checked once, at program start (before main runs).
  *
- *   PARC_NPROCS      processors, 1..1024 (default: the CPUs the process may run on)
+ *   PARC_NPROCS      processors, 1..1024 (default: online CPUs)
  *   PARC_STACK_SIZE  envelope stack, bytes with optional K/M/G suffix
  *                    (KiB, MiB, GiB), 16K..1G (default 1M)
  *   PARC_PIN         0 or 1 (default 1): pin processor k to the k-th CPU
@@ -59,25 +59,30 @@ static int parse_flag(const char *var, int dflt) {
 
 /* The CPUs the process may run on: its affinity mask, which taskset,
  * numactl, a cgroup cpuset or a batch scheduler's allocation narrow, else
- * (a mask too large for cpu_set_t) the CPUs online; 0 if unknown.  As
- * libgomp and TBB count them: with the CPUs online instead, `taskset -c 0`
- * on two CPUs gave P = 2, both processors pinned to CPU 0, and a job given
- * 4 CPUs of a 64-CPU node ran 64 processors on them. */
-static long usable_cpus(void) {
+ * (a mask too large for cpu_set_t) the CPUs online. */
+static long usable_cpus(long online) {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
     return CPU_COUNT(&set);
-  return sysconf(_SC_NPROCESSORS_ONLN);
+  return online;
 }
+
+static int clamp_cpus(long n) { return n > 0 ? (int)(n > PARC_MAX_PROCS ? PARC_MAX_PROCS : n) : 0; }
 
 void parc_env_parse(void) {
   const char *v;
   long page = sysconf(_SC_PAGESIZE);
   parc_rt.page = page > 0 ? (size_t)page : 4096;
 
-  long cpus = usable_cpus();
-  parc_rt.cpus = cpus > 0 ? (int)(cpus > PARC_MAX_PROCS ? PARC_MAX_PROCS : cpus) : 0;
-  int P = parc_rt.cpus ? parc_rt.cpus : 1;
+  /* P defaults to the CPUs online, as the contract says, even where the
+   * affinity mask has fewer (`taskset -c 0`: P = 2 on two CPUs, both
+   * processors pinned to CPU 0); whether processors outnumber CPUs is
+   * judged against the mask, as only its CPUs run them. */
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  parc_rt.cpus = clamp_cpus(usable_cpus(online));
+  int P = clamp_cpus(online);
+  if (!P)
+    P = 1;
   if ((v = getenv("PARC_NPROCS")) != NULL) {
     unsigned long long n;
     char *end;

@@ -497,8 +497,8 @@ typedef struct parc_runtime {
   int inited;
   int started;                /* atomic: workers created */
   int running;                /* atomic: workers that reached get_work */
-  int cpus;                   /* CPUs the process may run on (env.c, at most
-                               * PARC_MAX_PROCS), 0 unknown */
+  int cpus;                   /* CPUs the process may run on, its affinity mask
+                               * (env.c; at most PARC_MAX_PROCS), 0 unknown */
   parc_proc *procs;
   int nsleeping;              /* atomic */
   int nasleep;                /* atomic: processors in the condvar wait (deadlock) */
