@@ -49,6 +49,15 @@
 #define PARC_SEM_SPIN_NS 4000
 #endif
 
+/* How many times one context may spin in parc_P between two parks: then
+ * its next parc_P that finds no unit parks at once, so that the activities
+ * queued behind it on its processor run (semaphore.c).  A count, not a
+ * time: a spin that yields its CPU (more processors than CPUs) may be off
+ * it for a whole time slice of another thread. */
+#ifndef PARC_SEM_SPINS
+#define PARC_SEM_SPINS 64
+#endif
+
 /* A waiter woken by parc_V that finds its unit taken by a parc_P arriving
  * meanwhile goes back to the head of the queue; after this many times the
  * next parc_V hands it the unit directly (semaphore.c). */
@@ -154,6 +163,7 @@ _Static_assert(PARC_HELP_SPINS > 0 && (PARC_HELP_SPINS & (PARC_HELP_SPINS - 1)) 
 _Static_assert(PARC_HELP_SLEEP_NS > 0 && PARC_HELP_SLEEP_NS < 1000000000, "PARC_HELP_SLEEP_NS out of range");
 _Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
 _Static_assert(PARC_SEM_SPIN_NS >= 0 && PARC_SEM_SPIN_NS <= 10000000, "PARC_SEM_SPIN_NS out of range");
+_Static_assert(PARC_SEM_SPINS >= 1, "PARC_SEM_SPINS must be at least 1");
 _Static_assert(PARC_GIVE_WAY_NS >= 0 && PARC_GIVE_WAY_NS <= 100000000, "PARC_GIVE_WAY_NS out of range");
 _Static_assert(PARC_SEM_HUNGRY >= 1, "PARC_SEM_HUNGRY must be at least 1");
 _Static_assert(PARC_LOCK_SPINS >= 1, "PARC_LOCK_SPINS must be positive");

@@ -374,6 +374,7 @@ void parc_env_put(parc_proc *p, parc_ctx *c) {
   c->cur_act = NULL;
   c->pin = -1;
   c->next = NULL;
+  c->spins = 0;
   if (p->pool_n == PARC_POOL_LOCAL + PARC_ENV_BATCH_MAX) /* spilling failed: out of memory */
     parc_fatal(1, "out of memory (envelope pool)");
   p->pool[p->pool_n++] = c;

@@ -334,6 +334,7 @@ typedef struct parc_ctx {
   int wake_killed;            /* woken by a kill, not by V/barrier release */
   int sem_wake;               /* enum parc_sem_wake: why V readied it */
   int sem_fails;              /* semaphore: times it was woken and overtaken */
+  unsigned spins;             /* parc_sem_spin: spins since it last parked */
 
   /* Resume mode (frame.c): resumed activities of rpend_d that terminated
    * on this context and are not accounted yet, and the frames of those

@@ -529,6 +529,10 @@ static uint64_t now_ns(void) {
 int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
   if (PARC_SEM_SPIN_NS == 0 || parc_rt.single || parc_rt.sched_random)
     return 0;
+  parc_ctx *c = p->cur;
+  if (c->spins >= PARC_SEM_SPINS)
+    return 0;
+  c->spins++;
   if (!*since)
     *since = now_ns();
   else if (now_ns() - *since > PARC_SEM_SPIN_NS)
@@ -1023,6 +1027,7 @@ static void switch_out(parc_proc *p, parc_ctx *c, int after, void *arg, int reas
 void parc_park(parc_proc *p, parc_spin *unlock) {
   parc_ctx *c = p->cur;
   PARC_STAT_ADD(p, blocked, 1);
+  c->spins = 0; /* its processor now runs other work (parc_sem_spin) */
   int reason = PARC_UNLIKELY(parc_rt.trace) ? parc_trace_reason(c) : 0;
   int locked = unlock && !parc_rt.single;
   switch_out(p, c, locked ? PARC_AFTER_UNLOCK : PARC_AFTER_NONE, unlock, reason);
