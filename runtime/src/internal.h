@@ -652,8 +652,9 @@ PARC_INTERNAL void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c);
 /* ---- semaphore.c ---- */
 PARC_INTERNAL void parc_sem_cancel_locked(void *sem, parc_ctx *c);
 /* processor.c: parc_P's wait before it blocks: spin while *value <= 0, up to
- * PARC_SEM_SPIN_NS after *since (set on the first call, when 0) and only
- * while nothing else is ready on p; 1 if it saw a unit. */
+ * PARC_SEM_SPIN_NS after *since (set on the first call, when 0), only
+ * while nothing else is ready on p and at most PARC_SEM_SPINS times between
+ * two parks of the running context; 1 if it saw a unit. */
 PARC_INTERNAL int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since);
 
 /* ---- kill.c ---- */

@@ -519,13 +519,15 @@ static uint64_t now_ns(void) {
  * itself, readied after a block inside its critical section.  With more
  * processors than CPUs the holder may be a thread the kernel has taken off
  * its CPU: the spin yields the CPU instead of pausing, so that it can run.
- * (semaphore_convoy.pc at P = 4 and 8 on 2 CPUs, 12 runs each: envelopes
- * 3,800-4,700 -> 5-8 by median, 0.15 -> 0.11 s.  At P <= CPUs a yield
+ * (semaphore_convoy.pc at P = 4 and 8 on 2 CPUs, 8 runs each: envelopes
+ * 4,000-5,000 -> 14-36 by median, 0.14 -> 0.11 s.  At P <= CPUs a yield
  * hands the CPU to another program's thread as likely as to the holder:
  * 3x slower beside two CPU-bound programs at P = 2.)  *since is 0 on a
  * parc_P's first call and the spin's start after it: a caller that saw a
  * unit but lost it to another taker spins again on what is left of the
- * same budget. */
+ * same budget.  A context that has spun PARC_SEM_SPINS times since it last
+ * parked spins no more until it parks (design.md, "Why the spins are
+ * counted"): while it spins its processor runs nothing else. */
 int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
   if (PARC_SEM_SPIN_NS == 0 || parc_rt.single || parc_rt.sched_random)
     return 0;
