@@ -19,9 +19,7 @@
  *                    repeated)
  * A bad value is a user error: "parc: error: VAR=VALUE: why", exit 2.
  */
-#define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,18 +55,6 @@ static int parse_flag(const char *var, int dflt) {
   bad(var, v, "expected 0 or 1");
 }
 
-/* The CPUs the process may run on: its affinity mask, which taskset,
- * numactl, a cgroup cpuset or a batch scheduler's allocation narrow, else
- * (a mask too large for cpu_set_t) the CPUs online. */
-static long usable_cpus(long online) {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-    return CPU_COUNT(&set);
-  return online;
-}
-
-static int clamp_cpus(long n) { return n > 0 ? (int)(n > PARC_MAX_PROCS ? PARC_MAX_PROCS : n) : 0; }
-
 void parc_env_parse(void) {
   const char *v;
   long page = sysconf(_SC_PAGESIZE);
@@ -76,13 +62,12 @@ void parc_env_parse(void) {
 
   /* P defaults to the CPUs online, as the contract says, even where the
    * affinity mask has fewer (`taskset -c 0`: P = 2 on two CPUs, both
-   * processors pinned to CPU 0); whether processors outnumber CPUs is
-   * judged against the mask, as only its CPUs run them. */
+   * processors pinned to CPU 0).  Whether processors outnumber CPUs is
+   * judged against the mask, as only its CPUs run them: parc_pin_init
+   * (numa.c) replaces this count with the mask's when it reads the mask. */
   long online = sysconf(_SC_NPROCESSORS_ONLN);
-  parc_rt.cpus = clamp_cpus(usable_cpus(online));
-  int P = clamp_cpus(online);
-  if (!P)
-    P = 1;
+  parc_rt.cpus = online > 0 ? (int)(online > PARC_MAX_PROCS ? PARC_MAX_PROCS : online) : 0;
+  int P = parc_rt.cpus ? parc_rt.cpus : 1;
   if ((v = getenv("PARC_NPROCS")) != NULL) {
     unsigned long long n;
     char *end;

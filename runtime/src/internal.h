@@ -498,8 +498,10 @@ typedef struct parc_runtime {
   int inited;
   int started;                /* atomic: workers created */
   int running;                /* atomic: workers that reached get_work */
-  int cpus;                   /* CPUs the process may run on, its affinity mask
-                               * (env.c; at most PARC_MAX_PROCS), 0 unknown */
+  int cpus;                   /* CPUs the process may run on: online (env.c),
+                               * then its affinity mask's (parc_pin_init, at
+                               * the first construct); at most PARC_MAX_PROCS,
+                               * 0 unknown */
   parc_proc *procs;
   int nsleeping;              /* atomic */
   int nasleep;                /* atomic: processors in the condvar wait (deadlock) */
@@ -509,6 +511,10 @@ typedef struct parc_runtime {
 } parc_runtime;
 
 PARC_INTERNAL extern parc_runtime parc_rt;
+
+/* More processors than CPUs to run them: spins yield the CPU, sleepers nap
+ * longer (processor.c). */
+static inline int parc_oversubscribed(void) { return parc_rt.cpus && parc_rt.P > parc_rt.cpus; }
 
 /* The guided share of rem >= 1 unclaimed activities, ceil(rem / P) (MAXI
  * 5.2), with no division when rem <= P (the small constructs of recursive

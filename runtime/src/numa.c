@@ -20,7 +20,10 @@ static int cpus[PARC_MAX_PROCS];
 static int ncpus;
 
 /* Read the process affinity mask once, on the main thread, before any
- * processor is pinned (and before workers exist). */
+ * processor is pinned (and before workers exist).  Its CPUs, which taskset,
+ * numactl, a cgroup cpuset or a batch scheduler narrow, become parc_rt.cpus
+ * (the CPUs online until then, env.c): whether processors outnumber the
+ * CPUs that run them is judged against it. */
 void parc_pin_init(void) {
   cpu_set_t set;
   ncpus = 0;
@@ -29,6 +32,8 @@ void parc_pin_init(void) {
   for (int c = 0; c < CPU_SETSIZE && ncpus < PARC_MAX_PROCS; c++)
     if (CPU_ISSET(c, &set))
       cpus[ncpus++] = c;
+  if (ncpus)
+    parc_rt.cpus = ncpus;
 }
 
 /* The CPU processor k is pinned to, or -1. */

@@ -539,7 +539,7 @@ int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
     *since = now_ns();
   else if (now_ns() - *since > PARC_SEM_SPIN_NS)
     return 0; /* lost races alone must not keep it spinning past the budget */
-  int oversubscribed = parc_rt.cpus && parc_rt.P > parc_rt.cpus;
+  int oversubscribed = parc_oversubscribed();
   for (unsigned i = 1;; i++) {
     if (__atomic_load_n(value, __ATOMIC_RELAXED) > 0)
       return 1;
@@ -676,7 +676,7 @@ static void idle_wait(parc_proc *p) {
      * sleeper was a million futex wake-ups a second, which left the CPUs
      * to them (a one-section parblock took 13 s). */
     long long nap = PARC_HELP_SLEEP_NS;
-    if (parc_rt.cpus > 0 && parc_rt.P > parc_rt.cpus)
+    if (parc_oversubscribed())
       nap = nap * ((parc_rt.P + parc_rt.cpus - 1) / parc_rt.cpus);
     while (p->sleeping && !p->quit) {
       struct timespec ts;
