@@ -10,10 +10,12 @@ deps_only=0
 if [ "${1:-}" = "--deps-only" ]; then deps_only=1; shift; fi
 build=${1:-"$top/build"}
 
-# Everything parcc, its tests and its benchmarks need, by Debian package name.
+# Everything parcc, its tests and its benchmarks need, by Debian package name
+# (ccache and librsvg2-bin only for the tests of PARCC_CC="ccache gcc" and of
+# parc-trace's PNG output, which are skipped without them).
 pkgs=(build-essential cmake ninja-build python3 clang-19 libclang-19-dev llvm-19-dev
       llvm-19-tools libclang-rt-19-dev libnuma-dev libtbb-dev libomp-19-dev valgrind
-      csmith libcsmith-dev)
+      csmith libcsmith-dev ccache librsvg2-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
