@@ -58,6 +58,13 @@
 #define PARC_SEM_SPINS 64
 #endif
 
+/* With more processors than CPUs, a processor that has created this many
+ * envelopes and would create another yields its CPU once after each park
+ * before it starts new work (get_work, processor.c). */
+#ifndef PARC_ENV_YIELD_FLOOR
+#define PARC_ENV_YIELD_FLOOR 64
+#endif
+
 /* A waiter woken by parc_V that finds its unit taken by a parc_P arriving
  * meanwhile goes back to the head of the queue; after this many times the
  * next parc_V hands it the unit directly (semaphore.c). */

@@ -453,6 +453,7 @@ typedef struct parc_proc {
    * its own, cold by the time it is moved; context.c). */
   parc_ctx *pool[PARC_POOL_LOCAL + PARC_ENV_BATCH_MAX];
   int pool_n;
+  int parked; /* parc_park ran since get_work last looked (its own context) */
   parc_rep *rep_free;         /* free representative records */
   int rep_free_n;
   /* Free frames by size class, the block frames are carved from, and the

@@ -1030,6 +1030,7 @@ void parc_park(parc_proc *p, parc_spin *unlock) {
   parc_ctx *c = p->cur;
   PARC_STAT_ADD(p, blocked, 1);
   c->spins = 0; /* its processor now runs other work (parc_sem_spin) */
+  p->parked = 1;
   int reason = PARC_UNLIKELY(parc_rt.trace) ? parc_trace_reason(c) : 0;
   int locked = unlock && !parc_rt.single;
   switch_out(p, c, locked ? PARC_AFTER_UNLOCK : PARC_AFTER_NONE, unlock, reason);
@@ -1769,6 +1770,24 @@ static void get_work(parc_proc *p) {
     if ((c = pop_ready(p))) {
       resume(p, c);
       continue;
+    }
+    /* More processors than CPUs: the activity this processor just parked
+     * likely waits for one whose thread the kernel has taken off its CPU
+     * (a lock holder, a parent's children); every new activity started
+     * meanwhile may block on the same thing and hold an envelope of its
+     * own (parcgen seed 31481 at P = 8 on 2 CPUs: 6,726 envelopes).  So,
+     * once this processor has created PARC_ENV_YIELD_FLOOR envelopes and
+     * would have to create another, it yields its CPU once after each park
+     * before it takes new work: the awaited thread runs, and whatever it
+     * readies is resumed first.  One yield per park, so nothing waits on
+     * it; below the floor (W4/W5's two envelopes) it costs nothing. */
+    if (p->parked) {
+      p->parked = 0;
+      if (parc_oversubscribed() && p->pool_n == 0 &&
+          p->st.env_created >= PARC_ENV_YIELD_FLOOR) {
+        sched_yield();
+        continue;
+      }
     }
     if (hint_get(&p->nres)) { /* activities released from stackless syncs */
       run_job(p, &(parc_job){NULL, 0, 0, -1});
