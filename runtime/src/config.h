@@ -59,8 +59,8 @@
 #endif
 
 /* With more processors than CPUs, a processor that has created this many
- * envelopes and would create another yields its CPU once after each park
- * before it starts new work (get_work, processor.c). */
+ * envelopes and has no free one in its pool yields its CPU once after each
+ * park before it starts new work (get_work, processor.c). */
 #ifndef PARC_ENV_YIELD_FLOOR
 #define PARC_ENV_YIELD_FLOOR 64
 #endif

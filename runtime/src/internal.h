@@ -514,7 +514,8 @@ typedef struct parc_runtime {
 PARC_INTERNAL extern parc_runtime parc_rt;
 
 /* More processors than CPUs to run them: spins yield the CPU, sleepers nap
- * longer (processor.c). */
+ * longer, and a processor short of envelopes yields after a park
+ * (processor.c). */
 static inline int parc_oversubscribed(void) { return parc_rt.cpus && parc_rt.P > parc_rt.cpus; }
 
 /* The guided share of rem >= 1 unclaimed activities, ceil(rem / P) (MAXI

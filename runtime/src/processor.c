@@ -1777,7 +1777,7 @@ static void get_work(parc_proc *p) {
      * meanwhile may block on the same thing and hold an envelope of its
      * own (parcgen seed 31481 at P = 8 on 2 CPUs: 6,726 envelopes).  So,
      * once this processor has created PARC_ENV_YIELD_FLOOR envelopes and
-     * would have to create another, it yields its CPU once after each park
+     * has no free one in its pool, it yields its CPU once after each park
      * before it takes new work: the awaited thread runs, and whatever it
      * readies is resumed first.  One yield per park, so nothing waits on
      * it; below the floor (W4/W5's two envelopes) it costs nothing. */
