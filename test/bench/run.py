@@ -391,7 +391,8 @@ def summarize(cfgs, results, procs):
             row["threads"] = last.get("threads")
             rss = [r["maxrss_kb"] for r in rs if "maxrss_kb" in r]
             row["rss_mb"] = statistics.median(rss) / 1024.0 if rss else None
-            s = serial_med.get((w.wid, p if w.serial_per_p else None))
+            sk = (w.wid, p if w.serial_per_p else None)
+            s = serial_med.get(sk)
             if s is not None and impl != "serial":
                 if w.ratio and s > 0:
                     row["ratio"] = row["median"] / s
@@ -400,7 +401,6 @@ def summarize(cfgs, results, procs):
                 if acts and acts > pp and w.per_act and (pp == 1 or w.per_act_all_p):
                     row["ns_act"] = (row["median"] - s) / acts * 1e9
                 if w.ideal and p:
-                    sk = (w.wid, p if w.serial_per_p else None)
                     row["ideal"] = (s / p) / row["median"]
                     row["ideal_min"] = (serial_min[sk] / p) / row["min"]
                     # Round by round: the k-th run of every configuration
