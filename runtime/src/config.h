@@ -151,6 +151,13 @@
 #define PARC_INBOX_INIT 16
 #endif
 
+/* A processor takes the newest chunk of its mapped-lparfor inbox first
+ * (depth first), and the oldest one at every PARC_INBOX_FAIR-th take, so
+ * that no chunk waits behind newer ones forever (processor.c, take_mapped). */
+#ifndef PARC_INBOX_FAIR
+#define PARC_INBOX_FAIR 256
+#endif
+
 /* PARC_SCHED=random picks the next ready context among the oldest
  * PARC_RANDOM_WINDOW ones, and the next own rep or descriptor among the
  * newest PARC_RANDOM_WINDOW (bounded walks: lists can be long). */

@@ -430,10 +430,12 @@ typedef struct parc_proc {
    * ready_lock like the ready contexts they rank with. */
   struct parc_susp *res_head, *res_tail; /* nres counts them */
 
-  /* Mapped-lparfor inbox: descriptors whose chunk `id` is to run here. */
+  /* Mapped-lparfor inbox: descriptors whose chunk `id` is to run here,
+   * inbox[inbox_head .. inbox_n), oldest first (take_mapped). */
   parc_spin inbox_lock;
   parc_drt **inbox;
-  int inbox_n, inbox_cap;
+  int inbox_head, inbox_n, inbox_cap;
+  unsigned inbox_takes;       /* chunks taken, for the oldest-first turn */
   int ninbox;                 /* hint (atomic) */
 
   /* Blocked contexts (sync, semaphore), for kill delivery. */
