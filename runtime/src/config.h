@@ -110,6 +110,13 @@
  * for idle processors to steal. */
 #define PARC_RESUME_TAKE 32
 
+/* A processor resumes the activities that barriers released most recently
+ * first (depth first), and at every PARC_RESUME_FAIR-th take moves them
+ * behind the older ones and takes the oldest (processor.c, "Resume lists"). */
+#ifndef PARC_RESUME_FAIR
+#define PARC_RESUME_FAIR 256
+#endif
+
 /* A barrier keeps its waiters in one queue per processor for processors
  * 0 .. PARC_BAR_QUEUES-1 (and one for the others), so that its release
  * moves each queue to its processor's ready list without walking it. */

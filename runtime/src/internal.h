@@ -426,9 +426,14 @@ typedef struct parc_proc {
   int nready;                 /* hint (atomic) */
   int nstealable;             /* hint (atomic): unpinned ones */
 
-  /* Resumed activities of stackless syncs (frame.c), FIFO, under
-   * ready_lock like the ready contexts they rank with. */
-  struct parc_susp *res_head, *res_tail; /* nres counts them */
+  /* Resumed activities of stackless syncs (frame.c), under ready_lock like
+   * the ready contexts they rank with, in two lists (processor.c, "Resume
+   * lists"): the chains barriers released, newest chain first (rn_*), and
+   * older records (ro_*): those a context took and gave back, and every
+   * PARC_RESUME_FAIR-th take the new ones.  nres counts both. */
+  struct parc_susp *rn_head, *rn_tail, *ro_head, *ro_tail;
+  int rn_n, ro_n;
+  unsigned res_takes;
 
   /* Mapped-lparfor inbox: descriptors whose chunk `id` is to run here,
    * inbox[inbox_head .. inbox_n), oldest first (take_mapped). */

@@ -561,7 +561,7 @@ int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
 static int work_recheck(parc_proc *p) {
   int found = 0;
   parc_spin_lock(&p->ready_lock);
-  found |= p->rdy_head != NULL || p->res_head != NULL;
+  found |= p->rdy_head != NULL || p->rn_head != NULL || p->ro_head != NULL;
   parc_spin_unlock(&p->ready_lock);
   parc_spin_lock(&p->inbox_lock);
   found |= p->inbox_n != p->inbox_head;
@@ -575,7 +575,7 @@ static int work_recheck(parc_proc *p) {
     parc_spin_unlock(&q->lock);
     if (q != p && !found) {
       parc_spin_lock(&q->ready_lock);
-      found |= q->res_head != NULL;
+      found |= q->rn_head != NULL || q->ro_head != NULL;
       for (parc_ctx *c = q->rdy_head; c && !found; c = c->next)
         found |= c->pin < 0;
       parc_spin_unlock(&q->ready_lock);
@@ -818,45 +818,88 @@ void parc_ready_list(parc_ctx *head) {
 static inline parc_proc *victim(parc_proc *p, int i, int off);
 static inline int victim_offset(parc_proc *p);
 
-/* Append the chain first..last of n resume records to q's resume list.
- * Caller holds q->ready_lock (or P == 1). */
-static void res_append_locked(parc_proc *q, parc_susp *first, parc_susp *last, int n) {
-  last->next = NULL;
-  if (q->res_tail)
-    q->res_tail->next = first;
-  else
-    q->res_head = first;
-  q->res_tail = last;
+/* ---- Resume lists ---------------------------------------------------------------
+ * Activities released from a stackless sync (frame.c) wait on the resume
+ * lists of the processor they suspended on until an envelope in resume mode
+ * takes them, PARC_RESUME_TAKE at a time.  A resumed activity that blocks
+ * (it waits at epar for a construct of its own, say) keeps that envelope,
+ * so the order of the takes decides how many envelopes wait at once.  The
+ * owner takes the chain a barrier released most recently first, as it
+ * takes its own descriptors and reps (depth first): in a recursion whose
+ * parfor bodies sync before they recurse, the activities of the newest
+ * construct then run, end, and let their parent go on, before the next
+ * sibling of that parent starts and blocks in turn.  Taken oldest first,
+ * every parent of a level blocked in an envelope of its own before any
+ * activity of the next level ran: 2^17 leaves took 131,071 envelopes and
+ * 675 MB at P = 1 (17 with -fno-parc-stackless-sync).
+ *
+ * Two lists keep that order cheap and fair.  rn_* holds the released
+ * chains, newest first (each chain in its own order); ro_* the older
+ * records: those a context took but gave back because it blocked first
+ * (parc_return_resume; they go behind the released work that context
+ * waits for), and, at every PARC_RESUME_FAIR-th take, all of rn_*, moved
+ * behind them in O(1) before the take starts from ro_*'s head.  Every record
+ * so reaches the head of ro_* in bounded time however many chains keep
+ * arriving.  Thieves take the older half from the far end (ro_*'s tail half,
+ * or rn_*'s when ro_* is empty): breadth first, as they steal descriptors.
+ * Caller of the *_locked helpers holds q->ready_lock (or P == 1). */
+
+/* Push the chain first..last of n records on q's new list. */
+static void res_push_new_locked(parc_proc *q, parc_susp *first, parc_susp *last, int n) {
+  last->next = q->rn_head;
+  q->rn_head = first;
+  if (!q->rn_tail)
+    q->rn_tail = last;
+  q->rn_n += n;
   hint_add(&q->nres, n);
 }
 
-/* Unlink the oldest records of q's resume list, at most max >= 1 of them,
- * as a NULL-terminated chain; its last record in *last, its length in *n
- * (0 and NULL when the list is empty).  Caller holds q->ready_lock (or
- * P == 1). */
-static parc_susp *res_unlink_locked(parc_proc *q, int max, parc_susp **last, int *n) {
-  parc_susp *first = q->res_head, *l = first;
-  int k = 0;
-  if (first) {
-    for (k = 1; k < max && l->next; k++)
-      l = l->next;
-    q->res_head = l->next;
-    if (!q->res_head)
-      q->res_tail = NULL;
-    l->next = NULL;
-    hint_add(&q->nres, -k);
-  }
+/* Unlink the first records of the list *head..*tail (*cnt records), at
+ * most max >= 1 of them, as a NULL-terminated chain; its last record in
+ * *last, its length in *n. */
+static parc_susp *res_unlink_front(parc_susp **head, parc_susp **tail, int *cnt, int max,
+                                   parc_susp **last, int *n) {
+  parc_susp *first = *head, *l = first;
+  int k = 1;
+  for (; k < max && l->next; k++)
+    l = l->next;
+  *head = l->next;
+  if (!*head)
+    *tail = NULL;
+  l->next = NULL;
+  *cnt -= k;
   *last = l;
   *n = k;
   return first;
 }
 
-/* Append the chain first..last of n records released from a stackless sync
- * to q's resume list (frame.c), in O(1).  Called under the descriptor's
- * lock, like parc_ready_chain. */
+/* Unlink the last k (1 <= k <= *cnt) records of the list *head..*tail (*cnt
+ * records) as a NULL-terminated chain; its last record in *last. */
+static parc_susp *res_unlink_back(parc_susp **head, parc_susp **tail, int *cnt, int k,
+                                  parc_susp **last) {
+  parc_susp *first = *head;
+  *last = *tail;
+  if (k >= *cnt) {
+    *head = *tail = NULL;
+    k = *cnt;
+  } else {
+    parc_susp *before = *head;
+    for (int i = 1; i < *cnt - k; i++)
+      before = before->next;
+    first = before->next;
+    before->next = NULL;
+    *tail = before;
+  }
+  *cnt -= k;
+  return first;
+}
+
+/* Put the chain first..last of n records released from a stackless sync on
+ * q's resume list, ahead of those released before (see above).  Called
+ * under the descriptor's lock, like parc_ready_chain. */
 void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t n) {
   lock_if(&q->ready_lock);
-  res_append_locked(q, first, last, (int)n);
+  res_push_new_locked(q, first, last, (int)n);
   unlock_if(&q->ready_lock);
   if (!parc_rt.single) {
     parc_wake_proc(q);
@@ -865,51 +908,75 @@ void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t
   }
 }
 
-/* Take the oldest records of p's resume list, at most max of them, as a
- * chain (NULL-terminated). */
+/* Take at most max records of p's resume lists as a chain (NULL-terminated):
+ * the newest released, or at a fair turn the oldest (see above). */
 parc_susp *parc_take_resume(parc_proc *p, int max) {
   if (!hint_get(&p->nres))
     return NULL;
-  parc_susp *last;
-  int n;
+  parc_susp *first = NULL, *last;
+  int n = 0;
   lock_if(&p->ready_lock);
-  parc_susp *first = res_unlink_locked(p, max, &last, &n);
+  if (p->rn_head && ++p->res_takes % PARC_RESUME_FAIR == 0) { /* the new behind the old */
+    if (p->ro_tail)
+      p->ro_tail->next = p->rn_head;
+    else
+      p->ro_head = p->rn_head;
+    p->ro_tail = p->rn_tail;
+    p->ro_n += p->rn_n;
+    p->rn_head = p->rn_tail = NULL;
+    p->rn_n = 0;
+  }
+  if (p->rn_head)
+    first = res_unlink_front(&p->rn_head, &p->rn_tail, &p->rn_n, max, &last, &n);
+  else if (p->ro_head)
+    first = res_unlink_front(&p->ro_head, &p->ro_tail, &p->ro_n, max, &last, &n);
+  if (n)
+    hint_add(&p->nres, -n);
   unlock_if(&p->ready_lock);
   return first;
 }
 
-/* Put the chain first..last of n records back at the head of p's resume
- * list (a context that took them blocks before running them). */
+/* Put the chain first..last of n records, which a context took and blocked
+ * before running, at the head of p's older list: behind the released work
+ * it may wait for, ahead of everything older. */
 void parc_return_resume(parc_proc *p, parc_susp *first, parc_susp *last, int n) {
   lock_if(&p->ready_lock);
-  last->next = p->res_head;
-  p->res_head = first;
-  if (!p->res_tail)
-    p->res_tail = last;
+  last->next = p->ro_head;
+  p->ro_head = first;
+  if (!p->ro_tail)
+    p->ro_tail = last;
+  p->ro_n += n;
   hint_add(&p->nres, n);
   unlock_if(&p->ready_lock);
   if (!parc_rt.single)
     parc_wake_any();
 }
 
-/* Take the older half (at least one) of another processor's resume list
+/* Take the older half (at least one) of another processor's resume records
  * onto p's.  1 if anything was taken. */
 static int steal_resume(parc_proc *p) {
   int off = victim_offset(p);
   for (int i = 1; i < parc_rt.P; i++) {
     parc_proc *q = victim(p, i, off);
-    int n = hint_get(&q->nres);
-    if (!n)
+    if (!hint_get(&q->nres))
       continue;
-    parc_susp *last;
-    int take;
+    parc_susp *first = NULL, *last = NULL;
+    int take = 0;
     parc_spin_lock(&q->ready_lock);
-    parc_susp *first = res_unlink_locked(q, (n + 1) / 2, &last, &take);
+    if (q->ro_n) {
+      take = (q->ro_n + 1) / 2;
+      first = res_unlink_back(&q->ro_head, &q->ro_tail, &q->ro_n, take, &last);
+    } else if (q->rn_n) {
+      take = (q->rn_n + 1) / 2;
+      first = res_unlink_back(&q->rn_head, &q->rn_tail, &q->rn_n, take, &last);
+    }
+    if (take)
+      hint_add(&q->nres, -take);
     parc_spin_unlock(&q->ready_lock);
     if (take) {
       PARC_STAT_ADD(p, steals, 1);
       parc_spin_lock(&p->ready_lock);
-      res_append_locked(p, first, last, take);
+      res_push_new_locked(p, first, last, take);
       parc_spin_unlock(&p->ready_lock);
       return 1;
     }
