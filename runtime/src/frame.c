@@ -36,8 +36,9 @@
  *     first.  One lock per batch instead of one per activity: at P = 2 the
  *     lock per arrival was most of the cost of `parfor N { sync; }`.
  *   Release (parc_bar_check_locked).  Each per-processor queue moves, in
- *     O(1), onto that processor's resume list (p->res_*, under ready_lock),
- *     and the processor is woken as for readied contexts.
+ *     O(1), onto that processor's resume lists (p->rn_*, ahead of the
+ *     chains released before it, under ready_lock; processor.c, "Resume
+ *     lists"), and the processor is woken as for readied contexts.
  *   Resumption.  get_work sees the resume list after its ready contexts
  *     (both are work that was under way) and runs an envelope in resume
  *     mode (parc_job.d == NULL): it takes up to PARC_RESUME_TAKE records at
