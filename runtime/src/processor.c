@@ -842,16 +842,19 @@ static inline int victim_offset(parc_proc *p);
  * so reaches the head of ro_* in bounded time however many chains keep
  * arriving.  Thieves take the older half from the far end (ro_*'s tail half,
  * or rn_*'s when ro_* is empty): breadth first, as they steal descriptors.
- * Caller of the *_locked helpers holds q->ready_lock (or P == 1). */
+ * Callers of the list helpers below hold the processor's ready_lock (or
+ * P == 1). */
 
-/* Push the chain first..last of n records on q's new list. */
-static void res_push_new_locked(parc_proc *q, parc_susp *first, parc_susp *last, int n) {
-  last->next = q->rn_head;
-  q->rn_head = first;
-  if (!q->rn_tail)
-    q->rn_tail = last;
-  q->rn_n += n;
-  hint_add(&q->nres, n);
+/* Push the chain first..last of n records at the front of the list
+ * *head..*tail (*cnt records).  The list helpers leave the nres hint to
+ * their callers. */
+static void res_push_front(parc_susp **head, parc_susp **tail, int *cnt, parc_susp *first,
+                           parc_susp *last, int n) {
+  last->next = *head;
+  *head = first;
+  if (!*tail)
+    *tail = last;
+  *cnt += n;
 }
 
 /* Unlink the first records of the list *head..*tail (*cnt records), at
@@ -899,7 +902,8 @@ static parc_susp *res_unlink_back(parc_susp **head, parc_susp **tail, int *cnt, 
  * under the descriptor's lock, like parc_ready_chain. */
 void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t n) {
   lock_if(&q->ready_lock);
-  res_push_new_locked(q, first, last, (int)n);
+  res_push_front(&q->rn_head, &q->rn_tail, &q->rn_n, first, last, (int)n);
+  hint_add(&q->nres, (int)n);
   unlock_if(&q->ready_lock);
   if (!parc_rt.single) {
     parc_wake_proc(q);
@@ -941,11 +945,7 @@ parc_susp *parc_take_resume(parc_proc *p, int max) {
  * it may wait for, ahead of everything older. */
 void parc_return_resume(parc_proc *p, parc_susp *first, parc_susp *last, int n) {
   lock_if(&p->ready_lock);
-  last->next = p->ro_head;
-  p->ro_head = first;
-  if (!p->ro_tail)
-    p->ro_tail = last;
-  p->ro_n += n;
+  res_push_front(&p->ro_head, &p->ro_tail, &p->ro_n, first, last, n);
   hint_add(&p->nres, n);
   unlock_if(&p->ready_lock);
   if (!parc_rt.single)
@@ -976,7 +976,8 @@ static int steal_resume(parc_proc *p) {
     if (take) {
       PARC_STAT_ADD(p, steals, 1);
       parc_spin_lock(&p->ready_lock);
-      res_push_new_locked(p, first, last, take);
+      res_push_front(&p->rn_head, &p->rn_tail, &p->rn_n, first, last, take);
+      hint_add(&p->nres, take);
       parc_spin_unlock(&p->ready_lock);
       return 1;
     }
