@@ -376,7 +376,7 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   }
   d->claimed = n;
   if (n < count) {
-    parc_publish_chain(c->last, c); /* outer private ones first (oldest) */
+    parc_publish_chain(c->last, c, 0); /* outer private ones first (oldest) */
     parc_push_desc(d->home, d);
   }
   do {

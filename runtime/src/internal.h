@@ -579,7 +579,7 @@ PARC_INTERNAL void parc_park(parc_proc *p, parc_spin *unlock);
 PARC_INTERNAL void parc_wake_any(void);
 PARC_INTERNAL void parc_wake_proc(parc_proc *q);
 PARC_INTERNAL void parc_push_desc(parc_proc *p, parc_drt *d);
-PARC_INTERNAL void parc_publish_chain(parc_proc *p, parc_ctx *c);
+PARC_INTERNAL void parc_publish_chain(parc_proc *p, parc_ctx *c, int blocking);
 /* The help request: the top bit of parc_kill_pending_ (the word every
  * parc_poll already loads; kills count in the low bits).  A hungry processor
  * sets it; a polling owner then publishes its private descriptors
