@@ -39,10 +39,12 @@
  *     O(1), onto that processor's resume lists (p->rn_*, ahead of the
  *     chains released before it, under ready_lock; processor.c, "Resume
  *     lists"), and the processor is woken as for readied contexts.
- *   Resumption.  get_work sees the resume list after its ready contexts
- *     (both are work that was under way) and runs an envelope in resume
- *     mode (parc_job.d == NULL): it takes up to PARC_RESUME_TAKE records at
- *     a time from the processor it runs on (c->rtake) and calls the body
+ *   Resumption.  get_work sees the resume lists after its ready contexts
+ *     (both are work that was under way; records a context gave back only
+ *     after its reps and descriptors: processor.c, "Resume lists") and
+ *     runs an envelope in resume mode (parc_job.d == NULL): it takes up to
+ *     PARC_RESUME_TAKE records at a time from the processor it runs on
+ *     (c->rtake; get_work takes the first ones) and calls the body
  *     function for each with a batch of that one activity, b->fr = the
  *     record and b->resume set, so that parc_next_frame hands back the same
  *     frame and the state selects the code after the sync.  The activity

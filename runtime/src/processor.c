@@ -50,13 +50,15 @@
  * get_work, per processor, in order (MAXI 4.1 + 4.2):
  *   1. its ready list (contexts resumed by a V, a barrier release, or the
  *      last child of a parent waiting at epar: MAXI's termination lists),
- *      then its resume list (activities released from a stackless sync,
- *      run by an envelope in resume mode: frame.c);
+ *      then the activities barriers released from a stackless sync (run
+ *      by an envelope in resume mode: frame.c; "Resume lists" below);
  *   2. its mapped-lparfor inbox (chunk `id` of a posted mapped lparfor),
  *      newest first, the oldest at every PARC_INBOX_FAIR-th take;
  *   3. its own reps (innermost first; but a descriptor nested in the head
  *      rep's construct comes before that rep), then the newest descriptor
- *      of its own list with unclaimed activities (depth first, cache warm);
+ *      of its own list with unclaimed activities (depth first, cache warm),
+ *      then the released activities that a context took and gave back
+ *      because it blocked before running them;
  *   4. steal: the OLDEST descriptor with unclaimed activities of another
  *      processor (breadth first, MAXI 4.1), claiming ceil(remaining/P);
  *      failing that, half of another processor's oldest rep;
@@ -842,6 +844,16 @@ static inline int victim_offset(parc_proc *p);
  * so reaches the head of ro_* in bounded time however many chains keep
  * arriving.  Thieves take the older half from the far end (ro_*'s tail half,
  * or rn_*'s when ro_* is empty): breadth first, as they steal descriptors.
+ *
+ * The given-back records also come after the processor's own reps and
+ * descriptors (get_work; parc_take_resume), but for the fair turn: their
+ * context ran them as the outermost work of its stack, and the reps its
+ * block made, innermost first, are what it waits for.  Taken before the
+ * reps, each given-back record started a new subtree while the sibling
+ * its parblock section waited for sat in a rep: one envelope per parblock
+ * in a recursion through a parblock whose first section runs a syncing
+ * parfor and then syncs with the second (16,383 for 2^14 leaves at P = 1;
+ * now 490, docs/design.md "Stackless sync").
  * Callers of the list helpers below hold the processor's ready_lock (or
  * P == 1). */
 
@@ -913,8 +925,9 @@ void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t
 }
 
 /* Take at most max records of p's resume lists as a chain (NULL-terminated):
- * the newest released, or at a fair turn the oldest (see above). */
-parc_susp *parc_take_resume(parc_proc *p, int max) {
+ * the newest released; the older ones only if `old` or at a fair turn (see
+ * above).  NULL if there is nothing to take. */
+static parc_susp *take_resume(parc_proc *p, int max, int old) {
   if (!hint_get(&p->nres))
     return NULL;
   parc_susp *first = NULL, *last;
@@ -929,15 +942,22 @@ parc_susp *parc_take_resume(parc_proc *p, int max) {
     p->ro_n += p->rn_n;
     p->rn_head = p->rn_tail = NULL;
     p->rn_n = 0;
+    old = 1;
   }
   if (p->rn_head)
     first = res_unlink_front(&p->rn_head, &p->rn_tail, &p->rn_n, max, &last, &n);
-  else if (p->ro_head)
+  else if (old && p->ro_head)
     first = res_unlink_front(&p->ro_head, &p->ro_tail, &p->ro_n, max, &last, &n);
   if (n)
     hint_add(&p->nres, -n);
   unlock_if(&p->ready_lock);
   return first;
+}
+
+/* The next records for an envelope in resume mode (frame.c): the older ones
+ * only while p has no local work, which comes first (see above). */
+parc_susp *parc_take_resume(parc_proc *p, int max) {
+  return take_resume(p, max, !hint_get(&p->nwork) && !hint_get(&p->ninbox));
 }
 
 /* Put the chain first..last of n records, which a context took and blocked
@@ -1191,7 +1211,10 @@ static void resume(parc_proc *p, parc_ctx *c) {
   after_switch(parc_self());
 }
 
-static void run_job(parc_proc *p, const parc_job *job) {
+/* Run job in an envelope of p's pool.  A job with d == NULL puts the
+ * envelope in resume mode (frame.c): it starts with the records rtake, if
+ * any, and takes more itself. */
+static void run_job(parc_proc *p, const parc_job *job, parc_susp *rtake) {
   parc_drt *d = job->d;
   uint64_t n = job->hi - job->lo;
   /* MAXI 5.4: if siblings already wait at a barrier, these activities will
@@ -1202,6 +1225,7 @@ static void run_job(parc_proc *p, const parc_job *job) {
   parc_ctx *e = parc_env_get(p, hint, n, d ? d->site : NULL);
   e->job = *job;
   e->pin = job->pin;
+  e->rtake = rtake;
   PARC_STAT_ADD(p, shares, 1);
   if (PARC_UNLIKELY(parc_rt.trace))
     parc_trace_switch(p, e);
@@ -1854,9 +1878,10 @@ static void get_work(parc_proc *p) {
     parc_ctx *c;
     parc_job job;
     /* PARC_SCHED=random: sometimes new work before the ready contexts. */
+    parc_susp *r;
     if (PARC_UNLIKELY(parc_rt.sched_random) && parc_rand(p, 2) &&
         (take_mapped(p, &job) || take_local(p, &job))) {
-      run_job(p, &job);
+      run_job(p, &job, NULL);
       continue;
     }
     if ((c = pop_ready(p))) {
@@ -1881,21 +1906,28 @@ static void get_work(parc_proc *p) {
         continue;
       }
     }
-    if (hint_get(&p->nres)) { /* activities released from stackless syncs */
-      run_job(p, &(parc_job){NULL, 0, 0, -1});
+    /* Activities released from stackless syncs; those given back by a
+     * context that blocked before running them only after p's own reps
+     * and descriptors ("Resume lists"). */
+    if ((r = take_resume(p, PARC_RESUME_TAKE, 0))) {
+      run_job(p, &(parc_job){NULL, 0, 0, -1}, r);
       continue;
     }
     if (take_mapped(p, &job) || take_local(p, &job)) {
-      run_job(p, &job);
+      run_job(p, &job, NULL);
+      continue;
+    }
+    if ((r = take_resume(p, PARC_RESUME_TAKE, 1))) {
+      run_job(p, &(parc_job){NULL, 0, 0, -1}, r);
       continue;
     }
     if (!parc_rt.single) {
       if (steal(p, &job)) {
-        run_job(p, &job);
+        run_job(p, &job, NULL);
         continue;
       }
       if (steal_resume(p)) {
-        run_job(p, &(parc_job){NULL, 0, 0, -1});
+        run_job(p, &(parc_job){NULL, 0, 0, -1}, NULL);
         continue;
       }
       if ((c = steal_ready(p))) {
