@@ -854,6 +854,7 @@ static inline int victim_offset(parc_proc *p);
  * in a recursion through a parblock whose first section runs a syncing
  * parfor and then syncs with the second (16,383 for 2^14 leaves at P = 1;
  * now 490, docs/design.md "Stackless sync").
+ *
  * Callers of the list helpers below hold the processor's ready_lock (or
  * P == 1). */
 
@@ -1877,8 +1878,8 @@ static void get_work(parc_proc *p) {
   for (;;) {
     parc_ctx *c;
     parc_job job;
-    /* PARC_SCHED=random: sometimes new work before the ready contexts. */
     parc_susp *r;
+    /* PARC_SCHED=random: sometimes new work before the ready contexts. */
     if (PARC_UNLIKELY(parc_rt.sched_random) && parc_rand(p, 2) &&
         (take_mapped(p, &job) || take_local(p, &job))) {
       run_job(p, &job, NULL);
