@@ -165,6 +165,13 @@
 #define PARC_INBOX_FAIR 256
 #endif
 
+/* A processor takes its own reps and descriptors before the chunks of its
+ * mapped-lparfor inbox, but while chunks wait, a chunk at every
+ * PARC_INBOX_TURN-th take (processor.c, take_own). */
+#ifndef PARC_INBOX_TURN
+#define PARC_INBOX_TURN 16
+#endif
+
 /* PARC_SCHED=random picks the next ready context among the oldest
  * PARC_RANDOM_WINDOW ones, and the next own rep or descriptor among the
  * newest PARC_RANDOM_WINDOW (bounded walks: lists can be long). */

@@ -441,6 +441,7 @@ typedef struct parc_proc {
   parc_drt **inbox;
   int inbox_head, inbox_n, inbox_cap;
   unsigned inbox_takes;       /* chunks taken, for the oldest-first turn */
+  unsigned local_takes;       /* takes of own work while chunks waited (take_own) */
   int ninbox;                 /* hint (atomic) */
 
   /* Blocked contexts (sync, semaphore), for kill delivery. */

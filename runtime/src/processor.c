@@ -52,13 +52,14 @@
  *      last child of a parent waiting at epar: MAXI's termination lists),
  *      then the activities barriers released from a stackless sync (run
  *      by an envelope in resume mode: frame.c; "Resume lists" below);
- *   2. its mapped-lparfor inbox (chunk `id` of a posted mapped lparfor),
- *      newest first, the oldest at every PARC_INBOX_FAIR-th take;
- *   3. its own reps (innermost first; but a descriptor nested in the head
+ *   2. its own reps (innermost first; but a descriptor nested in the head
  *      rep's construct comes before that rep), then the newest descriptor
- *      of its own list with unclaimed activities (depth first, cache warm),
- *      then the released activities that a context took and gave back
- *      because it blocked before running them;
+ *      of its own list with unclaimed activities (depth first, cache warm);
+ *   3. its mapped-lparfor inbox (chunk `id` of a posted mapped lparfor),
+ *      newest first, the oldest at every PARC_INBOX_FAIR-th take; while
+ *      chunks wait, every PARC_INBOX_TURN-th take of 2-3 is a chunk
+ *      (take_own); then the released activities that a context took and
+ *      gave back because it blocked before running them;
  *   4. steal: the OLDEST descriptor with unclaimed activities of another
  *      processor (breadth first, MAXI 4.1), claiming ceil(remaining/P);
  *      failing that, half of another processor's oldest rep;
@@ -1688,6 +1689,24 @@ static int take_mapped(parc_proc *p, parc_job *job) {
   return 1;
 }
 
+/* New work of p's own: its reps and descriptors, then its mapped chunks;
+ * but while chunks wait, every PARC_INBOX_TURN-th take is a chunk.  A rep
+ * or descriptor here may be the unstarted sibling that a blocked activity
+ * of p waits for (a parblock section that syncs after its mapped lparfor
+ * has ended), and chunks taken first started new subtrees while those
+ * waited: recursion through a parblock whose first section runs a mapped
+ * lparfor and then syncs, 2^14 leaves at P = 2, 8,400 envelopes; now
+ * 900-1,300 on the idle machine.  The turn bounds a chunk's wait: nobody
+ * else may run it, while idle processors may steal the reps and
+ * descriptors. */
+static int take_own(parc_proc *p, parc_job *job) {
+  if (hint_get(&p->ninbox) && ++p->local_takes >= PARC_INBOX_TURN && take_mapped(p, job)) {
+    p->local_takes = 0;
+    return 1;
+  }
+  return take_local(p, job) || take_mapped(p, job);
+}
+
 /* ---- Blocked registry (kill delivery) ------------------------------------------ */
 
 /* c is about to wait on obj (kind PARC_WAIT_SYNC: a descriptor's barrier;
@@ -1914,7 +1933,7 @@ static void get_work(parc_proc *p) {
       run_job(p, &(parc_job){NULL, 0, 0, -1}, r);
       continue;
     }
-    if (take_mapped(p, &job) || take_local(p, &job)) {
+    if (take_own(p, &job)) {
       run_job(p, &job, NULL);
       continue;
     }
