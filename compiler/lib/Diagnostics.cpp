@@ -190,19 +190,37 @@ bool DiagPrinter::isPreturnMismatch(const Diagnostic &Info) const {
 /// user's faa (parc.h's macro for __atomic_fetch_add), as in `faa(n, 1)`
 /// for `faa(&n, 1)`: the message names the builtin that the user did not
 /// write.  It says what FaaChecker (Checks.cpp) says of other wrong types.
-static bool nameFaa(SmallString<256> &Msg, const Diagnostic &Info, const LangOptions &LO) {
+/// Clang refuses an _Atomic object in the same builtin ("atomic operation
+/// must be a pointer to integer ...") where GCC takes it; faa is atomic by
+/// itself, so the note says to declare the object plainly.
+enum class FaaMisuse { None, NotPointer, Atomic };
+
+static FaaMisuse nameFaa(SmallString<256> &Msg, const Diagnostic &Info, const LangOptions &LO) {
   StringRef M = Msg.str();
   SourceLocation L = Info.getLocation();
-  if (!M.consume_front("address argument to atomic builtin must be a pointer (") ||
-      !M.consume_back(" invalid)") || !L.isMacroID() ||
-      Lexer::getImmediateMacroName(L, Info.getSourceManager(), LO) != "faa")
-    return false;
-  Msg = (Twine("'faa' needs a pointer to an integer object, not ") + M).str();
-  return true;
+  if (!L.isMacroID() || Lexer::getImmediateMacroName(L, Info.getSourceManager(), LO) != "faa" ||
+      !M.consume_back(" invalid)"))
+    return FaaMisuse::None;
+  if (M.consume_front("address argument to atomic builtin must be a pointer (")) {
+    Msg = (Twine("'faa' needs a pointer to an integer object, not ") + M).str();
+    return FaaMisuse::NotPointer;
+  }
+  size_t Open = M.rfind(" ('");
+  if (M.starts_with("address argument to atomic operation must be a pointer to integer") &&
+      Open != StringRef::npos && M.substr(Open).contains("_Atomic")) {
+    Msg = (Twine("'faa' needs a pointer to a plain integer object, not ") + M.substr(Open + 2))
+              .str();
+    return FaaMisuse::Atomic;
+  }
+  return FaaMisuse::None;
 }
 
 static const char FaaNote[] =
     "faa atomically adds to the integer that its first argument points to: write faa(&x, v)";
+
+static const char FaaAtomicNote[] =
+    "faa is atomic by itself: declare the object without _Atomic, or use atomic_fetch_add "
+    "from <stdatomic.h> on an _Atomic one";
 
 static const char StrayNote[] =
     "PARC constructs are translated only where they are written in the source files "
@@ -252,13 +270,13 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   SourceLocation At = Info.getLocation();
   if (Msg.str().contains("parc_mark_"))
     nameKeywords(Msg);
-  bool FaaPointer = false;
+  FaaMisuse Faa = FaaMisuse::None;
   if (Level == DiagnosticsEngine::Error && Info.hasSourceManager() && Orig &&
       &Info.getSourceManager() != &Orig->sm() && Info.getLocation().isValid()) {
     const SourceManager &SM = Info.getSourceManager();
     SourceLocation F = SM.getFileLoc(Info.getLocation());
     unsigned Off = SM.getFileOffset(F);
-    FaaPointer = nameFaa(Msg, Info, LO);
+    Faa = nameFaa(Msg, Info, LO);
     if (SM.getFileID(F) == SM.getMainFileID() && Preturns)
       namePreturn(Msg, SM.getBufferData(SM.getMainFileID()), Off, *Preturns);
     if (SM.getFileID(F) == SM.getMainFileID() &&
@@ -331,9 +349,9 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (!strayKeyword(Level, Msg).empty())
     origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, StrayNote,
                             {}, {});
-  if (FaaPointer)
-    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, FaaNote,
-                            {}, {});
+  if (Faa != FaaMisuse::None)
+    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note,
+                            Faa == FaaMisuse::Atomic ? FaaAtomicNote : FaaNote, {}, {});
   OS.flush();
 }
 
