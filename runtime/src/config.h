@@ -110,11 +110,16 @@
  * for idle processors to steal. */
 #define PARC_RESUME_TAKE 32
 
-/* A processor resumes the activities that barriers released most recently
- * first (depth first), and at every PARC_RESUME_FAIR-th take moves them
- * behind the older ones and takes the oldest (processor.c, "Resume lists"). */
-#ifndef PARC_RESUME_FAIR
-#define PARC_RESUME_FAIR 256
+/* Turns (processor.c, "Turns"): a processor that keeps finding ready or
+ * resumed activities while other work of its own waits looks at the clock
+ * every PARC_TURN-th time (a power of two), and once PARC_TURN_NS have
+ * passed since the first look serves the waiting work out of order: its
+ * new work and its oldest resumed activities, in turn. */
+#ifndef PARC_TURN
+#define PARC_TURN 256
+#endif
+#ifndef PARC_TURN_NS
+#define PARC_TURN_NS 1000000
 #endif
 
 /* A barrier keeps its waiters in one queue per processor for processors
@@ -200,5 +205,8 @@ _Static_assert(PARC_MAX_RANGE_KILLS >= 1, "PARC_MAX_RANGE_KILLS must be positive
 _Static_assert(PARC_POOL_MOVE >= 1 && PARC_POOL_MOVE <= PARC_POOL_LOCAL, "PARC_POOL_MOVE out of range");
 _Static_assert(PARC_POOL_LOCAL <= 4096, "PARC_POOL_LOCAL out of range (an array in each processor)");
 _Static_assert(PARC_INBOX_INIT >= 1, "PARC_INBOX_INIT must be positive");
+_Static_assert(PARC_TURN > 0 && (PARC_TURN & (PARC_TURN - 1)) == 0,
+               "PARC_TURN must be a power of two");
+_Static_assert(PARC_TURN_NS >= 0 && PARC_TURN_NS <= 1000000000, "PARC_TURN_NS out of range");
 
 #endif /* PARC_CONFIG_H */

@@ -429,11 +429,16 @@ typedef struct parc_proc {
   /* Resumed activities of stackless syncs (frame.c), under ready_lock like
    * the ready contexts they rank with, in two lists (processor.c, "Resume
    * lists"): the chains barriers released, newest chain first (rn_*), and
-   * older records (ro_*): those a context took and gave back, and every
-   * PARC_RESUME_FAIR-th take the new ones.  nres counts both. */
+   * older records (ro_*): those a context took and gave back, and at a
+   * turn the new ones.  nres counts both. */
   struct parc_susp *rn_head, *rn_tail, *ro_head, *ro_tail;
   int rn_n, ro_n;
-  unsigned res_takes;
+  /* Turns (processor.c): looks since the last turn, the first look's
+   * time (0: none yet), a turn that parc_take_resume left to get_work, and
+   * which work the next turn serves first. */
+  unsigned turn_looks;
+  uint64_t turn_since;
+  int turn_pending, turn_phase;
 
   /* Mapped-lparfor inbox: descriptors whose chunk `id` is to run here,
    * inbox[inbox_head .. inbox_n), oldest first (take_mapped). */

@@ -67,6 +67,8 @@
  *      of another processor unless it is pinned (the root context stays
  *      on processor 0; mapped chunks on their processor);
  *   6. idle: spin about PARC_SPIN_NS with `pause`, then sleep on a condvar.
+ * About once a millisecond while 1 keeps it from the rest, the processor's
+ * own work and its oldest resumed activities get a turn ("Turns").
  * Work found in 2-4 runs in an envelope taken from the pool (created if the
  * pool is empty).  One envelope per processor suffices while nothing blocks,
  * so `parfor` of 10,000 independent activities creates at most P envelopes.
@@ -840,14 +842,14 @@ static inline int victim_offset(parc_proc *p);
  * chains, newest first (each chain in its own order); ro_* the older
  * records: those a context took but gave back because it blocked first
  * (parc_return_resume; they go behind the released work that context
- * waits for), and, at every PARC_RESUME_FAIR-th take, all of rn_*, moved
- * behind them in O(1) before the take starts from ro_*'s head.  Every record
- * so reaches the head of ro_* in bounded time however many chains keep
+ * waits for), and, at a turn ("Turns" below), all of rn_*, moved behind
+ * them in O(1) before the take starts from ro_*'s head.  Every record so
+ * reaches the head of ro_* in bounded time however many chains keep
  * arriving.  Thieves take the older half from the far end (ro_*'s tail half,
  * or rn_*'s when ro_* is empty): breadth first, as they steal descriptors.
  *
  * The given-back records also come after the processor's own reps and
- * descriptors (get_work; parc_take_resume), but for the fair turn: their
+ * descriptors (get_work; parc_take_resume), but for the turns: their
  * context ran them as the outermost work of its stack, and the reps its
  * block made, innermost first, are what it waits for.  Taken before the
  * reps, each given-back record started a new subtree while the sibling
@@ -926,8 +928,55 @@ void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t
   }
 }
 
+/* ---- Turns ---------------------------------------------------------------------
+ * get_work serves the first kind of work that has something: ready
+ * contexts, released records (rn_*), p's own new work (mapped chunks, reps,
+ * descriptors), given-back records (ro_*), then other processors' work.
+ * Each kind behind another would wait for ever while that one never runs
+ * dry, and a program that is correct under the contract does that: at
+ * P = 1, the activities of a parfor that loop `while (!done) sync;`, or two
+ * activities that hand each other a semaphore unit until `done`, are ready
+ * or released again each time they block, and the parblock section that
+ * sets `done`, own work that has not started, never ran (constructs/
+ * turns.pc).  Blocking must never tie up a processor, so the waiting work
+ * gets a turn: while p has work other than ready contexts waiting,
+ * turn_due counts get_work's rounds and parc_take_resume's takes, looks at
+ * the clock every PARC_TURN-th, and is due at the first look PARC_TURN_NS
+ * (1 ms) after the first.  A turn serves, alternately first, p's own new
+ * work and its oldest records (take_resume with old == 2: rn_* moved
+ * behind ro_*, then ro_*'s head), the other if that one has nothing.
+ *
+ * Why a clock and not a count alone: every turn serves work out of the
+ * depth-first order, and a recursion pays for that in envelopes.  When the
+ * released records took such a turn at every 256th take, a parfor-of-2
+ * recursion that syncs before it recurses took 769 envelopes for 2^16
+ * leaves at P = 1, and one that syncs around its recursion 3,248; the
+ * whole recursion takes about 10 ms, so the clock allows some ten turns.
+ * Stepping (PARC_TRACE, PARC_SCHED=random) counts only, so that a schedule
+ * depends on the seed and not on the clock. */
+static int turn_due(parc_proc *p) {
+  if (!hint_get(&p->nres) && !hint_get(&p->nwork) && !hint_get(&p->ninbox)) {
+    p->turn_since = 0; /* nothing waits: the next wait starts afresh */
+    return 0;
+  }
+  if (++p->turn_looks & (PARC_TURN - 1))
+    return 0;
+  if (PARC_TURN_NS == 0 || parc_rt.step)
+    return 1;
+  uint64_t t = now_ns();
+  if (!p->turn_since) {
+    p->turn_since = t;
+    return 0;
+  }
+  if (t - p->turn_since < PARC_TURN_NS)
+    return 0;
+  p->turn_since = 0;
+  return 1;
+}
+
 /* Take at most max records of p's resume lists as a chain (NULL-terminated):
- * the newest released; the older ones only if `old` or at a fair turn (see
+ * the newest released; the older ones only if old >= 1; old == 2 is a turn,
+ * which moves the new behind the old first and so takes the oldest (see
  * above).  NULL if there is nothing to take. */
 static parc_susp *take_resume(parc_proc *p, int max, int old) {
   if (!hint_get(&p->nres))
@@ -935,7 +984,7 @@ static parc_susp *take_resume(parc_proc *p, int max, int old) {
   parc_susp *first = NULL, *last;
   int n = 0;
   lock_if(&p->ready_lock);
-  if (p->rn_head && ++p->res_takes % PARC_RESUME_FAIR == 0) { /* the new behind the old */
+  if (p->rn_head && old == 2) { /* the new behind the old */
     if (p->ro_tail)
       p->ro_tail->next = p->rn_head;
     else
@@ -944,7 +993,6 @@ static parc_susp *take_resume(parc_proc *p, int max, int old) {
     p->ro_n += p->rn_n;
     p->rn_head = p->rn_tail = NULL;
     p->rn_n = 0;
-    old = 1;
   }
   if (p->rn_head)
     first = res_unlink_front(&p->rn_head, &p->rn_tail, &p->rn_n, max, &last, &n);
@@ -957,8 +1005,14 @@ static parc_susp *take_resume(parc_proc *p, int max, int old) {
 }
 
 /* The next records for an envelope in resume mode (frame.c): the older ones
- * only while p has no local work, which comes first (see above). */
+ * only while p has no local work, which comes first (see above).  NULL
+ * also when a turn is due: the envelope leaves resume mode, and get_work
+ * serves the turn. */
 parc_susp *parc_take_resume(parc_proc *p, int max) {
+  if (PARC_UNLIKELY(turn_due(p))) {
+    p->turn_pending = 1;
+    return NULL;
+  }
   return take_resume(p, max, !hint_get(&p->nwork) && !hint_get(&p->ninbox));
 }
 
@@ -1903,6 +1957,23 @@ static void get_work(parc_proc *p) {
         (take_mapped(p, &job) || take_local(p, &job))) {
       run_job(p, &job, NULL);
       continue;
+    }
+    /* A turn for the work behind the ready and released ("Turns"). */
+    if (PARC_UNLIKELY(p->turn_pending || turn_due(p))) {
+      p->turn_pending = 0;
+      int own = (p->turn_phase ^= 1);
+      if (own && take_own(p, &job)) {
+        run_job(p, &job, NULL);
+        continue;
+      }
+      if ((r = take_resume(p, PARC_RESUME_TAKE, 2))) {
+        run_job(p, &(parc_job){NULL, 0, 0, -1}, r);
+        continue;
+      }
+      if (!own && take_own(p, &job)) {
+        run_job(p, &job, NULL);
+        continue;
+      }
     }
     if ((c = pop_ready(p))) {
       resume(p, c);
