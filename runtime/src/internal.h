@@ -379,6 +379,7 @@ typedef struct parc_stats {
   uint64_t sleeps;
   uint64_t splits;            /* running batches split for a hungry processor */
   uint64_t yields;            /* running activities that gave way to a pinned one */
+  uint64_t turns;             /* turns that ran waiting work out of order (get_work) */
   /* Kill (kill.c), counted only with PARC_STATS: the "kill" record. */
   uint64_t kill_posts;        /* kills posted (constructs killed) */
   uint64_t kill_checks;       /* victim checks (parc_victim calls) */

@@ -1963,14 +1963,17 @@ static void get_work(parc_proc *p) {
       p->turn_pending = 0;
       int own = (p->turn_phase ^= 1);
       if (own && take_own(p, &job)) {
+        PARC_STAT_ADD(p, turns, 1);
         run_job(p, &job, NULL);
         continue;
       }
       if ((r = take_resume(p, PARC_RESUME_TAKE, 2))) {
+        PARC_STAT_ADD(p, turns, 1);
         run_job(p, &(parc_job){NULL, 0, 0, -1}, r);
         continue;
       }
       if (!own && take_own(p, &job)) {
+        PARC_STAT_ADD(p, turns, 1);
         run_job(p, &job, NULL);
         continue;
       }

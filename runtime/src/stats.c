@@ -5,10 +5,10 @@
  *
  *   parc: stats: proc=K cpu=C node=N activities=A envelopes_created=E
  *                envelopes_reused=R shares=S blocked=B resumed=U killed=X
- *                steals=T mapped=M sleeps=Z splits=Q yields=Y
+ *                steals=T mapped=M sleeps=Z splits=Q yields=Y turns=N
  *   parc: stats: total procs=P activities=A envelopes_created=E
  *                envelopes_reused=R shares=S blocked=B resumed=U killed=X
- *                steals=T mapped=M sleeps=Z splits=Q yields=Y
+ *                steals=T mapped=M sleeps=Z splits=Q yields=Y turns=N
  *   parc: stats: kill mode=M posted=K checks=C cached=H steps=S
  *                range_tests=R uncoded=U
  *   parc: stats: site FILE:LINE:COL FUNC KIND executions=N created=C killed=X
@@ -47,13 +47,14 @@ static void print_counters(FILE *f, const parc_stats *s) {
   fprintf(f,
           "activities=%llu envelopes_created=%llu envelopes_reused=%llu shares=%llu "
           "blocked=%llu resumed=%llu killed=%llu steals=%llu mapped=%llu sleeps=%llu "
-          "splits=%llu yields=%llu\n",
+          "splits=%llu yields=%llu turns=%llu\n",
           (unsigned long long)ld(&s->activities), (unsigned long long)ld(&s->env_created),
           (unsigned long long)ld(&s->env_reused), (unsigned long long)ld(&s->shares),
           (unsigned long long)ld(&s->blocked), (unsigned long long)ld(&s->resumed),
           (unsigned long long)ld(&s->killed), (unsigned long long)ld(&s->steals),
           (unsigned long long)ld(&s->mapped), (unsigned long long)ld(&s->sleeps),
-          (unsigned long long)ld(&s->splits), (unsigned long long)ld(&s->yields));
+          (unsigned long long)ld(&s->splits), (unsigned long long)ld(&s->yields),
+          (unsigned long long)ld(&s->turns));
 }
 
 static void report(void) {
@@ -75,6 +76,7 @@ static void report(void) {
     t.sleeps += ld(&s->sleeps);
     t.splits += ld(&s->splits);
     t.yields += ld(&s->yields);
+    t.turns += ld(&s->turns);
     /* libnuma is only ever called by one thread at a time: here, at exit. */
     int cpu = __atomic_load_n(&p->cpu, __ATOMIC_RELAXED);
     fprintf(f, "parc: stats: proc=%d cpu=%d node=%d ", k, cpu, parc_node_of_cpu(cpu));
