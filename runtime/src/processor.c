@@ -943,7 +943,7 @@ void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t
  * turn_due counts get_work's rounds and parc_take_resume's takes, looks at
  * the clock every PARC_TURN-th, and is due at the first look PARC_TURN_NS
  * (1 ms) after the first.  A turn serves, alternately first, p's own new
- * work and its oldest records (take_resume with old == 2: rn_* moved
+ * work and its oldest records (take_resume's RES_TURN: rn_* moved
  * behind ro_*, then ro_*'s head), the other if that one has nothing.
  *
  * Why a clock and not a count alone: every turn serves work out of the
@@ -974,17 +974,20 @@ static int turn_due(parc_proc *p) {
   return 1;
 }
 
-/* Take at most max records of p's resume lists as a chain (NULL-terminated):
- * the newest released; the older ones only if old >= 1; old == 2 is a turn,
- * which moves the new behind the old first and so takes the oldest (see
- * above).  NULL if there is nothing to take. */
-static parc_susp *take_resume(parc_proc *p, int max, int old) {
+/* What take_resume may take: the released records only; the older ones
+ * too, once no released one is left; or, at a turn, the oldest (rn_* moved
+ * behind ro_* first). */
+enum { RES_NEW, RES_OLD, RES_TURN };
+
+/* Take at most max records of p's resume lists as a chain (NULL-terminated),
+ * as `mode` allows (see above).  NULL if there is nothing to take. */
+static parc_susp *take_resume(parc_proc *p, int max, int mode) {
   if (!hint_get(&p->nres))
     return NULL;
   parc_susp *first = NULL, *last;
   int n = 0;
   lock_if(&p->ready_lock);
-  if (p->rn_head && old == 2) { /* the new behind the old */
+  if (p->rn_head && mode == RES_TURN) { /* the new behind the old */
     if (p->ro_tail)
       p->ro_tail->next = p->rn_head;
     else
@@ -996,7 +999,7 @@ static parc_susp *take_resume(parc_proc *p, int max, int old) {
   }
   if (p->rn_head)
     first = res_unlink_front(&p->rn_head, &p->rn_tail, &p->rn_n, max, &last, &n);
-  else if (old && p->ro_head)
+  else if (mode != RES_NEW && p->ro_head)
     first = res_unlink_front(&p->ro_head, &p->ro_tail, &p->ro_n, max, &last, &n);
   if (n)
     hint_add(&p->nres, -n);
@@ -1013,7 +1016,7 @@ parc_susp *parc_take_resume(parc_proc *p, int max) {
     p->turn_pending = 1;
     return NULL;
   }
-  return take_resume(p, max, !hint_get(&p->nwork) && !hint_get(&p->ninbox));
+  return take_resume(p, max, hint_get(&p->nwork) || hint_get(&p->ninbox) ? RES_NEW : RES_OLD);
 }
 
 /* Put the chain first..last of n records, which a context took and blocked
@@ -1288,6 +1291,13 @@ static void run_job(parc_proc *p, const parc_job *job, parc_susp *rtake) {
   parc_ctx_switch(p, p->sched, e);
   after_switch(parc_self());
 }
+
+/* The job of an envelope in resume mode (frame.c). */
+static const parc_job resume_job = {NULL, 0, 0, -1};
+
+/* Run an envelope in resume mode on p, starting with the records r (if
+ * any: NULL lets it take them itself). */
+static void run_resumed(parc_proc *p, parc_susp *r) { run_job(p, &resume_job, r); }
 
 /* ---- Descriptor lists and reps ---------------------------------------------- */
 
@@ -1761,6 +1771,22 @@ static int take_own(parc_proc *p, parc_job *job) {
   return take_local(p, job) || take_mapped(p, job);
 }
 
+/* A turn ("Turns"): p's own new work or its oldest resume records,
+ * alternately first.  1 if it took something: *job to run, with *r the
+ * records it took (NULL for own work). */
+static int take_turn(parc_proc *p, parc_job *job, parc_susp **r) {
+  p->turn_pending = 0;
+  int own = (p->turn_phase ^= 1);
+  *r = NULL;
+  if (own && take_own(p, job))
+    return 1;
+  if ((*r = take_resume(p, PARC_RESUME_TAKE, RES_TURN))) {
+    *job = resume_job;
+    return 1;
+  }
+  return !own && take_own(p, job);
+}
+
 /* ---- Blocked registry (kill delivery) ------------------------------------------ */
 
 /* c is about to wait on obj (kind PARC_WAIT_SYNC: a descriptor's barrier;
@@ -1959,24 +1985,10 @@ static void get_work(parc_proc *p) {
       continue;
     }
     /* A turn for the work behind the ready and released ("Turns"). */
-    if (PARC_UNLIKELY(p->turn_pending || turn_due(p))) {
-      p->turn_pending = 0;
-      int own = (p->turn_phase ^= 1);
-      if (own && take_own(p, &job)) {
-        PARC_STAT_ADD(p, turns, 1);
-        run_job(p, &job, NULL);
-        continue;
-      }
-      if ((r = take_resume(p, PARC_RESUME_TAKE, 2))) {
-        PARC_STAT_ADD(p, turns, 1);
-        run_job(p, &(parc_job){NULL, 0, 0, -1}, r);
-        continue;
-      }
-      if (!own && take_own(p, &job)) {
-        PARC_STAT_ADD(p, turns, 1);
-        run_job(p, &job, NULL);
-        continue;
-      }
+    if (PARC_UNLIKELY(p->turn_pending || turn_due(p)) && take_turn(p, &job, &r)) {
+      PARC_STAT_ADD(p, turns, 1);
+      run_job(p, &job, r);
+      continue;
     }
     if ((c = pop_ready(p))) {
       resume(p, c);
@@ -2003,16 +2015,16 @@ static void get_work(parc_proc *p) {
     /* Activities released from stackless syncs; those given back by a
      * context that blocked before running them only after p's own reps
      * and descriptors ("Resume lists"). */
-    if ((r = take_resume(p, PARC_RESUME_TAKE, 0))) {
-      run_job(p, &(parc_job){NULL, 0, 0, -1}, r);
+    if ((r = take_resume(p, PARC_RESUME_TAKE, RES_NEW))) {
+      run_resumed(p, r);
       continue;
     }
     if (take_own(p, &job)) {
       run_job(p, &job, NULL);
       continue;
     }
-    if ((r = take_resume(p, PARC_RESUME_TAKE, 1))) {
-      run_job(p, &(parc_job){NULL, 0, 0, -1}, r);
+    if ((r = take_resume(p, PARC_RESUME_TAKE, RES_OLD))) {
+      run_resumed(p, r);
       continue;
     }
     if (!parc_rt.single) {
@@ -2021,7 +2033,7 @@ static void get_work(parc_proc *p) {
         continue;
       }
       if (steal_resume(p)) {
-        run_job(p, &(parc_job){NULL, 0, 0, -1}, NULL);
+        run_resumed(p, NULL);
         continue;
       }
       if ((c = steal_ready(p))) {
