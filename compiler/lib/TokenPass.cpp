@@ -274,6 +274,7 @@ private:
     PB Pb = PB::ExpectSection;
     int Part = 0; // parfor: 0 decl, 1 FROM, 2 TO, 3 STEP, 4 body
     unsigned PartStart = 0;
+    unsigned PartStarts[4] = {}; // the first token of each part so far
     bool Mapped = false;
   };
   struct Bracket {
@@ -395,6 +396,8 @@ private:
     return Operand && SM.getBufferData(FID).substr(End, T.Off - End).contains('\n');
   }
   bool checkColonColon();
+  bool keywordAsName(size_t I);
+  bool cutShort(const Frame &F, size_t I);
   bool stmtBoundaryBefore(size_t I) const;
   bool macroArgBefore(size_t I) const;
   bool endHeaderPart(Frame &F, size_t I);
@@ -488,6 +491,21 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
       error(Var.Off, "missing type of '%0' index '%1'", {name(F.Kind), Var.Ident});
       return headerNote(F);
     }
+    // Each activity has an index of its own: `static` (one object for all,
+    // as the user would read it), `extern` (another object's name) and
+    // `typedef` (no object) cannot say so, and the first two were dropped
+    // without a word.
+    for (size_t K = B; K + 1 < E; ++K) {
+      if (Toks[K].Kind != tok::raw_identifier)
+        continue;
+      tok::TokenKind W = Idents.get(Toks[K].Ident).getTokenID();
+      if (W == tok::kw_static || W == tok::kw_extern || W == tok::kw_typedef ||
+          W == tok::kw__Thread_local || W == tok::kw___thread || Toks[K].Ident == "thread_local") {
+        error(Toks[K].Off, "'%0' index cannot be declared '%1'", {name(F.Kind), Toks[K].Ident});
+        note(Var.Off, "each activity has its own '%0', private to it", {Var.Ident});
+        return false;
+      }
+    }
     // `register` would make the marker's address of the index an error
     // inside text the user did not write; the index is private to each
     // activity and the lowered C declares it anew, so the word goes.
@@ -527,13 +545,119 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
   }
   ++F.Part;
   F.PartStart = I + 1;
+  if (F.Part < 4)
+    F.PartStarts[F.Part] = I + 1;
   return true;
+}
+
+/// Header F ends at token I (a closer, epar or a construct keyword) before
+/// its STEP's ';'.  Most often a ';' was left out further back, and the
+/// parts after it each took the next one's text: `parfor int i; 0; 10
+/// a[i] = i; epar` has TO `10 a[i] = i` and an empty STEP.  Two operands
+/// in a row at a part's top level (names or constants, not two strings),
+/// which no expression has without a macro, show where; else the part at I
+/// is empty, or lacks only its ';'.  The error
+/// was "expected ';' in 'parfor' header" at I whatever had happened.
+bool TokenPass::cutShort(const Frame &F, size_t I) {
+  auto Operand = [&](const RTok &T) {
+    return (T.Kind == tok::raw_identifier && !isKeyword(T.Ident)) || tok::isLiteral(T.Kind);
+  };
+  for (int Part = 1; Part <= F.Part && F.Part < 4; ++Part) {
+    size_t B = F.PartStarts[Part], E = Part < F.Part ? F.PartStarts[Part + 1] - 1 : I;
+    unsigned Depth = 0;
+    for (size_t K = B; K < E; ++K) {
+      const RTok &T = Toks[K];
+      if (isOpener(T.Kind))
+        ++Depth;
+      else if (isCloser(T.Kind) && Depth)
+        --Depth;
+      if (Depth == 0 && Operand(T) && K + 1 < E && Operand(Toks[K + 1]) &&
+          !(tok::isStringLiteral(T.Kind) && tok::isStringLiteral(Toks[K + 1].Kind))) {
+        error(T.Off + T.Len, "expected ';' after %0 in '%1' header",
+              {partName(Part), name(F.Kind)});
+        return headerNote(F);
+      }
+    }
+  }
+  if (F.Part >= 1 && F.Part < 4) {
+    if (I == F.PartStart)
+      return emptyPart(F, Toks[I].Off);
+    const RTok &P = Toks[I - 1];
+    error(P.Off + P.Len, "expected ';' after %0 in '%1' header", {partName(F.Part), name(F.Kind)});
+    return headerNote(F);
+  }
+  error(Toks[I].Off, "expected ';' in '%0' header", {name(F.Kind)});
+  return headerNote(F);
+}
+
+/// Does construct keyword I stand where C allows only a name: after a
+/// type, qualifier or storage word, `struct`/`union`/`enum` (and their
+/// tag), `.` or `->`, `return`, `goto`, `case` or `sizeof`, or an
+/// operator; or before `=`?  No construct can: C code brought to PARC that
+/// names a variable or function `parfor` or `epar` got an error about a
+/// construct it never meant (`int parfor = 3;`: "'parfor' index cannot
+/// have an initializer").  `(` and `,` are left out: a construct in a
+/// macro's argument has its own error.
+bool TokenPass::keywordAsName(size_t I) {
+  if (I + 1 < Toks.size() && Toks[I + 1].Kind == tok::equal)
+    return true;
+  if (I == 0)
+    return false;
+  const RTok &P = Toks[I - 1];
+  if (P.Kind == tok::raw_identifier) {
+    switch (Idents.get(P.Ident).getTokenID()) {
+    case tok::kw_void: case tok::kw_char: case tok::kw_short: case tok::kw_int:
+    case tok::kw_long: case tok::kw_float: case tok::kw_double: case tok::kw_signed:
+    case tok::kw_unsigned: case tok::kw__Bool: case tok::kw__Complex: case tok::kw_const:
+    case tok::kw_volatile: case tok::kw_restrict: case tok::kw__Atomic: case tok::kw_static:
+    case tok::kw_extern: case tok::kw_register: case tok::kw_auto: case tok::kw_typedef:
+    case tok::kw_inline: case tok::kw__Thread_local: case tok::kw___thread:
+    case tok::kw_struct: case tok::kw_union: case tok::kw_enum: case tok::kw_return:
+    case tok::kw_goto: case tok::kw_case: case tok::kw_sizeof:
+      return true;
+    case tok::identifier:
+      if (I < 2 || Toks[I - 2].Kind != tok::raw_identifier)
+        return false;
+      switch (Idents.get(Toks[I - 2].Ident).getTokenID()) {
+      case tok::kw_struct: case tok::kw_union: case tok::kw_enum:
+        return true;
+      default:
+        return false;
+      }
+    default:
+      return false;
+    }
+  }
+  switch (P.Kind) {
+  case tok::period: case tok::arrow: case tok::l_square: case tok::equal:
+  case tok::plus: case tok::minus: case tok::star: case tok::slash: case tok::percent:
+  case tok::less: case tok::greater: case tok::exclaim: case tok::tilde: case tok::amp:
+  case tok::pipe: case tok::caret: case tok::question: case tok::equalequal:
+  case tok::exclaimequal: case tok::lessequal: case tok::greaterequal: case tok::ampamp:
+  case tok::pipepipe: case tok::lessless: case tok::greatergreater: case tok::plusequal:
+  case tok::minusequal: case tok::starequal: case tok::slashequal: case tok::percentequal:
+  case tok::ampequal: case tok::pipeequal: case tok::caretequal: case tok::lesslessequal:
+  case tok::greatergreaterequal: case tok::plusplus: case tok::minusminus:
+    return true;
+  default:
+    return false;
+  }
 }
 
 /// Handles token I; may consume more tokens by advancing I.  Returns false
 /// after reporting an error.
 bool TokenPass::step(size_t &I) {
   const RTok &T = Toks[I];
+
+  switch (T.Word) {
+  case KW::Parblock: case KW::Parfor: case KW::Lparfor: case KW::Epar: case KW::Pbreak:
+  case KW::Preturn:
+    if (keywordAsName(I))
+      return error(T.Off, "'%0' is a PARC keyword and cannot be used as a name", {T.Ident});
+    break;
+  default:
+    break;
+  }
 
   if (!Frames.empty()) {
     Frame &F = Frames.back();
@@ -552,10 +676,8 @@ bool TokenPass::step(size_t &I) {
         return endHeaderPart(F, I);
       bool Stops = isCloser(T.Kind) || T.Word == KW::Epar || T.Word == KW::Parblock ||
                    T.Word == KW::Parfor || T.Word == KW::Lparfor;
-      if (Stops) {
-        error(T.Off, "expected ';' in '%0' header", {name(F.Kind)});
-        return headerNote(F);
-      }
+      if (Stops)
+        return cutShort(F, I);
       if (F.Part >= 1 && missingHeaderSemi(F, I)) {
         if (I == F.PartStart)
           return emptyPart(F, T.Off);
