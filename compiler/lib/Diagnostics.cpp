@@ -3,6 +3,7 @@
 
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/DiagnosticSema.h"
+#include "clang/Basic/IdentifierTable.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -41,6 +42,7 @@ void DiagPrinter::BeginSourceFile(const LangOptions &L, const Preprocessor *) {
   LO = L;
   FaaArity = DropNotes = false;
   FaaDropped.clear();
+  DroppedParens.clear();
   OrigTD.reset();
   OtherTD.reset();
 }
@@ -130,32 +132,125 @@ static StringRef strayKeyword(DiagnosticsEngine::Level Level, StringRef Msg) {
 /// message would name an argument that the user did not write.  B1 is the
 /// parse's text and Off the expression's offset there; on success Off
 /// becomes the offset of the user's expression (past the marker's paren).
+/// Is B1 offset Off inside the bounds marker that holds a FROM, TO or STEP
+/// of the user's (TokenPass.h)?  At: the marker's offset; Part: 0, 1 or 2
+/// (FROM, TO, STEP); Kw: the construct's keyword.
+static bool inBound(StringRef B1, unsigned Off, size_t &At, int &Part, const char *&Kw) {
+  StringRef Before = B1.substr(0, Off);
+  At = Before.rfind("parc_mark_bounds(");
+  if (At == StringRef::npos || Before.substr(At).contains(';'))
+    return false;
+  char P = Before[At + strlen("parc_mark_bounds(")];
+  if (P < '0' || P > '2')
+    return false;
+  Part = P - '0';
+  StringRef Head = Before.substr(0, At);
+  size_t Par = Head.rfind("parc_mark_parfor();"), Lpar = Head.rfind("parc_mark_lparfor(");
+  Kw = Lpar != StringRef::npos && (Par == StringRef::npos || Lpar > Par)
+           ? (Head.substr(Lpar).starts_with("parc_mark_lparfor(1)") ? "mapped lparfor"
+                                                                    : "lparfor")
+           : "parfor";
+  return true;
+}
+
+static const char *const BoundNames[] = {"FROM", "TO", "STEP"};
+
 static bool nameBound(SmallString<256> &Msg, StringRef B1, unsigned &Off) {
   StringRef M = Msg.str();
   if (!M.consume_front("argument type '") || !M.consume_back("' is incomplete"))
     return false;
-  StringRef Before = B1.substr(0, Off);
-  size_t At = Before.rfind("parc_mark_bounds(");
-  StringRef Tail = Before.rtrim();
-  if (At == StringRef::npos || !(Tail.ends_with(",") || Tail.ends_with(", (")) ||
-      Before.substr(At).contains(';'))
+  size_t At;
+  int Part;
+  const char *Kw;
+  StringRef Tail = B1.substr(0, Off).rtrim();
+  if (!inBound(B1, Off, At, Part, Kw) || !(Tail.ends_with(",") || Tail.ends_with(", (")))
     return false;
-  char Part = Before[At + strlen("parc_mark_bounds(")];
-  if (Part < '0' || Part > '2')
-    return false;
-  StringRef Head = Before.substr(0, At);
-  size_t Par = Head.rfind("parc_mark_parfor();"), Lpar = Head.rfind("parc_mark_lparfor(");
-  const char *Kw = Lpar != StringRef::npos && (Par == StringRef::npos || Lpar > Par)
-                       ? (Head.substr(Lpar).starts_with("parc_mark_lparfor(1)") ? "mapped lparfor"
-                                                                                : "lparfor")
-                       : "parfor";
-  static const char *const Names[] = {"FROM", "TO", "STEP"};
-  Msg = (Twine(Names[Part - '0']) + " of '" + Kw + "' has incomplete type '" + M + "'").str();
+  Msg = (Twine(BoundNames[Part]) + " of '" + Kw + "' has incomplete type '" + M + "'").str();
   if (Off < B1.size() && B1[Off] == '(')
     ++Off;
   while (Off < B1.size() && (B1[Off] == ' ' || B1[Off] == '\t' || B1[Off] == '\n'))
     ++Off;
   return true;
+}
+
+/// The B1 offset of the innermost '(' open at Off, lexing from At (raw, so
+/// that parentheses in strings and comments do not count), or -1.
+static long innermostParen(const SourceManager &SM, const LangOptions &LO, StringRef B1,
+                           size_t At, unsigned Off) {
+  SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
+  Lexer L(Start, LO, B1.begin(), B1.begin() + At, B1.end());
+  std::vector<unsigned> Open;
+  Token T;
+  for (;;) {
+    L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      break;
+    unsigned O = SM.getFileOffset(T.getLocation());
+    if (O >= Off)
+      break;
+    if (T.is(tok::l_paren))
+      Open.push_back(O);
+    else if (T.is(tok::r_paren) && !Open.empty())
+      Open.pop_back();
+  }
+  return Open.empty() ? -1 : (long)Open.back();
+}
+
+/// Clang's errors about the parentheses that the token pass puts around a
+/// FROM, TO or STEP (TokenPass.h), where the innermost '(' open at the
+/// error is one of those.
+///  - "expected ')'" (`parfor int i; 0; 9 1;`, a ';' left out between two
+///    operands): the note "to match this '('" named a parenthesis the user
+///    never wrote.  It becomes "expected ';' after TO in 'parfor' header"
+///    just after the last operand, as the token pass says it where it can.
+///  - A FROM, TO or STEP that is one undeclared name: in `(count)` Clang
+///    may take the name for a misspelt type keyword ("did you mean
+///    'const'?"), since `(const)` could begin a cast, and then reports an
+///    "overloaded function" at the '('.  C's `(count)` does the same;
+///    `count` alone in a header does not, so parcc's parenthesis must not.
+///    The suggestion goes, and so do later errors at that '(' (Dropped).
+enum class BoundParen { None, MissingSemi, TypoKeyword };
+
+/// Off: the error's B1 offset, moved to where the ';' is missing; Paren:
+/// the '(''s offset; KwAt: that of the '{' that stands for the keyword.
+static BoundParen boundParen(SmallString<256> &Msg, const SourceManager &SM,
+                             const LangOptions &LO, const PosMap &Map, unsigned &Off,
+                             unsigned &Paren, unsigned &KwAt) {
+  StringRef B1 = SM.getBufferData(SM.getMainFileID());
+  StringRef M = Msg.str();
+  bool Missing = M == "expected ')'";
+  bool Typo = M.starts_with("use of undeclared identifier '") && M.contains("'; did you mean '");
+  size_t At;
+  int Part;
+  const char *K;
+  if ((!Missing && !Typo) || !inBound(B1, Off, At, Part, K))
+    return BoundParen::None;
+  long P = innermostParen(SM, LO, B1, At, Off);
+  if (P < 0 || !Map.isSynthetic((unsigned)P))
+    return BoundParen::None;
+  Paren = (unsigned)P;
+  if (Missing) {
+    KwAt = Paren;
+    for (size_t I = At; I-- > 0;)
+      if (B1[I] == '{' && Map.isSynthetic(I)) {
+        KwAt = I;
+        break;
+      }
+    Msg = (Twine("expected ';' after ") + BoundNames[Part] + " in '" + K + "' header").str();
+    while (Off > 0 && isspace((unsigned char)B1[Off - 1]))
+      --Off;
+    return BoundParen::MissingSemi;
+  }
+  // Only where the name is all that the parenthesis holds so far, and the
+  // suggestion is a keyword (a variable's name is good advice).
+  StringRef Suggested = M.substr(M.find("'; did you mean '") + strlen("'; did you mean '"));
+  Suggested = Suggested.take_until([](char C) { return C == '\''; });
+  IdentifierTable Idents(LO);
+  if (!B1.substr(Paren + 1, Off - Paren - 1).trim().empty() ||
+      Idents.get(Suggested).getTokenID() == tok::identifier)
+    return BoundParen::None;
+  Msg = M.substr(0, M.find("; did you mean '")).str();
+  return BoundParen::TypoKeyword;
 }
 
 /// Clang's "expected ';' after return statement" where the return is the
@@ -263,6 +358,15 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
         return; // a note about parcc's own declarations
     }
   }
+  if (Level == DiagnosticsEngine::Error && !DroppedParens.empty() && Info.hasSourceManager() &&
+      DiagLoc.isValid()) {
+    const SourceManager &SM = Info.getSourceManager();
+    SourceLocation F = SM.getFileLoc(DiagLoc);
+    if (SM.getFileID(F) == SM.getMainFileID() && DroppedParens.count(SM.getFileOffset(F))) {
+      DropNotes = true; // Clang's recovery from the typo it took (boundParen)
+      return;
+    }
+  }
   DiagnosticConsumer::HandleDiagnostic(Level, Info);
 
   SmallString<256> Msg;
@@ -271,12 +375,21 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (Msg.str().contains("parc_mark_"))
     nameKeywords(Msg);
   FaaMisuse Faa = FaaMisuse::None;
+  BoundParen Bound = BoundParen::None;
+  unsigned KwAt = 0;
   if (Level == DiagnosticsEngine::Error && Info.hasSourceManager() && Orig &&
       &Info.getSourceManager() != &Orig->sm() && Info.getLocation().isValid()) {
     const SourceManager &SM = Info.getSourceManager();
     SourceLocation F = SM.getFileLoc(Info.getLocation());
     unsigned Off = SM.getFileOffset(F);
     Faa = nameFaa(Msg, Info, LO);
+    unsigned Paren;
+    if (SM.getFileID(F) == SM.getMainFileID() && Map &&
+        (Bound = boundParen(Msg, SM, LO, *Map, Off, Paren, KwAt)) != BoundParen::None) {
+      At = SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Off);
+      if (Bound == BoundParen::TypoKeyword)
+        DroppedParens.insert(Paren);
+    }
     if (SM.getFileID(F) == SM.getMainFileID() && Preturns)
       namePreturn(Msg, SM.getBufferData(SM.getMainFileID()), Off, *Preturns);
     if (SM.getFileID(F) == SM.getMainFileID() &&
@@ -343,7 +456,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
                                                  : CharSourceRange::getCharRange(B, E);
     FixIts.push_back(N);
   }
-  if (!FixItsOk)
+  if (!FixItsOk || Bound == BoundParen::TypoKeyword)
     FixIts.clear();
   origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
   if (!strayKeyword(Level, Msg).empty())
@@ -352,6 +465,16 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (Faa != FaaMisuse::None)
     origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note,
                             Faa == FaaMisuse::Atomic ? FaaAtomicNote : FaaNote, {}, {});
+  if (Bound == BoundParen::MissingSemi) {
+    // Clang's "to match this '('" follows: the header's shape instead.
+    DropNotes = true;
+    SmallString<64> Note("the header of '");
+    Note += Msg.str().substr(Msg.str().find(" in '") + 5);
+    Note.resize(Note.size() - strlen(" header"));
+    Note += " is 'TYPE VAR; FROM; TO; STEP;'";
+    origTD().emitDiagnostic(FullSourceLoc(Orig->loc(Map->toOrig(KwAt)), Orig->sm()),
+                            DiagnosticsEngine::Note, Note, {}, {});
+  }
   OS.flush();
 }
 

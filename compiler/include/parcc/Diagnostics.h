@@ -89,6 +89,9 @@ private:
   /// diagnostics there, and the notes after them, are dropped.
   std::set<clang::SourceLocation::UIntTy> FaaDropped;
   bool DropNotes = false;
+  /// B1 offsets of header parentheses where Clang took an undeclared name
+  /// for a type keyword: its later errors there are dropped (boundParen).
+  std::set<unsigned> DroppedParens;
   const std::vector<unsigned> *Preturns = nullptr;
   clang::LangOptions LO;
   std::unique_ptr<clang::TextDiagnostic> OrigTD, OtherTD;
