@@ -745,9 +745,14 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
   LocalTypes Walk(Need);
   for (const Decl *D : F.Hoist)
     Walk.add(D);
+  // A captured variable length array travels as its element type and
+  // dimensions (outlined code rebuilds the array type from them), never by
+  // its typedef's name, which could not be moved: `typedef int row_t[n];
+  // row_t r;` with r shared.
   for (const Construct *C : F.PostOrder)
     for (const VarDecl *V : C->Captures)
-      Walk.TraverseType(V->getType());
+      Walk.TraverseType(V->getType()->isVariablyModifiedType() ? V->getType().getCanonicalType()
+                                                               : V->getType());
   // A block-scope function declaration gets a file-scope prototype, whose
   // types must be there too (`L make(int);`, L a local typedef).
   for (const FunctionDecl *FD : F.LocalFunctions)
