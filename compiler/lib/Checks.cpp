@@ -1065,6 +1065,10 @@ public:
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && FD->getIdentifier() && CE->getNumArgs() >= 1 &&
+        (FD->getName() == "parc_P" || FD->getName() == "parc_V" ||
+         FD->getName() == "parc_sem_init"))
+      checkArg(FD->getName(), CE->getArg(0));
     if (!FD || !FD->getIdentifier() || CE->getNumArgs() != 1 ||
         (FD->getName() != "parc_P" && FD->getName() != "parc_V"))
       return true;
@@ -1078,6 +1082,34 @@ public:
           FirstWait[V] = CE;
     }
     return true;
+  }
+  /// parc_P(&lock) with `int lock` is only Clang's warning about
+  /// incompatible pointers in C, and the runtime then took the int and
+  /// what lies after it for a semaphore's lock word and queue: the program
+  /// hung.  No C that cc compiles has a parc_P to keep compiling, so it is
+  /// an error, as preturn's mismatches are (DiagPrinter drops Clang's
+  /// warning about the same argument).  A void pointer is valid C.
+  void checkArg(StringRef Fn, const Expr *A) {
+    while (const auto *IC = dyn_cast<ImplicitCastExpr>(A)) {
+      CastKind K = IC->getCastKind();
+      if (K != CK_BitCast && K != CK_IntegralToPointer && K != CK_NoOp)
+        break;
+      A = IC->getSubExpr();
+    }
+    QualType T = A->getType();
+    if (T->isPointerType()) {
+      QualType P = T->getPointeeType().getCanonicalType();
+      const auto *RT = P->getAs<RecordType>();
+      if (P->isVoidType() || (RT && RT->getDecl()->getName() == "parc_sem"))
+        return;
+    } else if (!T->isIntegerType() ||
+               A->isNullPointerConstant(S.Ctx, Expr::NPC_ValueDependentIsNotNull)) {
+      return; // not a conversion Clang lets through
+    }
+    S.error(A->getBeginLoc(), "'%0' needs a pointer to a semaphore ('parc_sem_t *'), not '%1'")
+        << Fn << T.getAsString();
+    S.note(A->getBeginLoc(), "a semaphore is a 'parc_sem_t' that 'parc_sem_init' gave its "
+                             "value before its first 'parc_P' or 'parc_V'");
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))

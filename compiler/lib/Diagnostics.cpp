@@ -281,6 +281,19 @@ bool DiagPrinter::isPreturnMismatch(const Diagnostic &Info) const {
          std::binary_search(Preturns->begin(), Preturns->end(), SM.getFileOffset(L));
 }
 
+/// Clang's warning that parc_P, parc_V or parc_sem_init gets an argument of
+/// another type than a semaphore's pointer: Checks.cpp (SemInitChecker)
+/// reports an error at the same argument.
+bool DiagPrinter::isSemArgMismatch(const Diagnostic &Info) const {
+  unsigned ID = Info.getID();
+  if (ID != diag::ext_typecheck_convert_incompatible_pointer &&
+      ID != diag::ext_typecheck_convert_int_pointer)
+    return false;
+  SmallString<128> M;
+  Info.FormatDiagnostic(M);
+  return StringRef(M).contains("to parameter of type 'parc_sem_t *'");
+}
+
 /// Clang's "address argument to atomic builtin must be a pointer" about the
 /// user's faa (parc.h's macro for __atomic_fetch_add), as in `faa(n, 1)`
 /// for `faa(&n, 1)`: the message names the builtin that the user did not
@@ -336,6 +349,10 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   }
   if (Level <= DiagnosticsEngine::Error && isPreturnMismatch(Info))
     return;
+  if (Level == DiagnosticsEngine::Warning && isSemArgMismatch(Info)) {
+    DropNotes = true; // "passing argument to parameter 's' here", in parc.h
+    return;
+  }
   if (Level == DiagnosticsEngine::Note || Level == DiagnosticsEngine::Error) {
     SmallString<64> M;
     Info.FormatDiagnostic(M);
