@@ -7,6 +7,7 @@
  * processor 0.  No thread is created there: parc_start, called by the first
  * construct (or the first parc_P that must block), creates the workers.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,7 +90,22 @@ void parc_init(void) {
   parc_stats_init();
 }
 
-__attribute__((constructor(101))) static void parc_constructor(void) { parc_init(); }
+/* A program can hold several copies of the runtime: each shared library
+ * that `parcc -shared` links carries one (libparc-pic.a), and so may the
+ * program itself.  The dynamic linker binds every call of the runtime's
+ * functions to one copy, the first in its lookup order (the program's, or
+ * the first library's), so only that one may start.  The others' constructors
+ * ran too: each parsed the environment and, at exit, printed a second,
+ * empty PARC_STATS report and rewrote the PARC_TRACE file that the first
+ * had written (two libraries built by parcc, one program).  A copy that
+ * dlsym does not find (a library dlopen'ed with RTLD_LOCAL, a static
+ * program) or finds itself starts as before. */
+static int interposed(void);
+
+__attribute__((constructor(101))) static void parc_constructor(void) {
+  if (!interposed())
+    parc_init();
+}
 
 /* The program's last destructor (priority 101: after every other one of the
  * executable, all of which run after the atexit handlers).  A destructor
@@ -205,6 +221,15 @@ void parc_error_count(const parc_site *site) {
 int parc_nprocs(void) {
   parc_init();
   return parc_rt.P;
+}
+
+/* This copy's parc_nprocs, whichever copy the dynamic linker binds. */
+extern int parc_nprocs_here(void) __attribute__((alias("parc_nprocs"), visibility("hidden")));
+
+static int interposed(void) {
+  int (*first)(void);
+  *(void **)&first = dlsym(RTLD_DEFAULT, "parc_nprocs"); /* POSIX's way to a function */
+  return first && first != parc_nprocs_here;
 }
 
 int parc_procid(void) {
