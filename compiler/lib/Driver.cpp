@@ -1107,6 +1107,20 @@ std::string Job::wayOut(const Input &In) {
   return "set PARCC_CC=" + Clang + " or pass --cc=" + Clang;
 }
 
+/// Does what the back end said name a line of the user's file or of the
+/// lowered C (`prog.pc:12:5: error: ...`, a `prog.pc: In function` header)?
+/// Without the messages (unreadable), assume so.
+static bool aboutTheC(StringRef Said, StringRef Input, StringRef CFile) {
+  if (Said.empty())
+    return true;
+  for (StringRef Path : {Input, CFile}) {
+    std::string Name = (sys::path::filename(Path) + ":").str();
+    if (Said.contains(Name))
+      return true;
+  }
+  return false;
+}
+
 bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
                          const std::string &Out, bool Asm) {
   std::vector<std::string> A = {Asm ? "-S" : "-c"};
@@ -1127,11 +1141,27 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
   A.push_back(StringRef(CFile).starts_with("-") ? "./" + CFile : CFile);
   A.push_back("-o");
   A.push_back(Out);
-  if (R.run(A))
+  // The back end's messages go through a file, so that parcc can tell
+  // what they are about (below).
+  std::string Dir = tempDir(0);
+  if (Dir.empty())
+    return false;
+  std::string Err = addTemp(Dir, "back-end-errors.txt");
+  bool Ok = R.run(A, false, {}, Err);
+  StringRef Said;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Err);
+  if (Buf) {
+    Said = (*Buf)->getBuffer();
+    errs() << Said;
+    errs().flush();
+  }
+  if (Ok)
     return true;
-  // Its messages name the user's lines (the lowered C has #line), but the
-  // text they quote is parcc's: say whose they are.
-  if (R.failed())
+  // Messages about the lowered C name the user's lines (it has #line), but
+  // the text they quote is parcc's: say whose they are.  Not when the back
+  // end said nothing of it: an option it does not know, an output it cannot
+  // create ("Fatal error: can't create nodir/x.o") is the user's to fix.
+  if (R.failed() && aboutTheC(Said, In.Path, CFile))
     fail("the back-end C compiler '" + R.given() + "' failed on the C that parcc made of '" + displayName(In.Path) +
          "' (-save-temps keeps it as " + stemOf(In.Path) + ".parc.c)");
   return false;
