@@ -643,10 +643,11 @@ void parc_help(parc_proc *p) {
  * on a ready list, which its processor's re-check sees; a sleeping
  * processor is counted without having to wake.  The only thing that can
  * still wake the program is a thread libparc did not create (or a signal
- * handler) calling parc_V: such programs are outside the model. */
-/* An idle processor spins PARC_SPIN_NS before it sleeps, so that work
- * that comes soon finds it awake.  With more processors than CPUs the spin
- * yields the CPU in each round: it held one of the CPUs that the busy
+ * handler) calling parc_V: such programs are outside the model.
+ *
+ * Spinning.  An idle processor spins PARC_SPIN_NS before it sleeps, so
+ * that work that comes soon finds it awake.  With more processors than
+ * CPUs the spin yields the CPU in each round: it held one of the CPUs that the busy
  * processors needed, and every context readied (parc_wake_any) woke an idle
  * processor to spin again.  A semaphore ping-pong of two activities at
  * P = 3 on 2 CPUs took 5 us a round against 0.15 us at P = 2, and the idle
