@@ -556,8 +556,8 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
 /// a[i] = i; epar` has TO `10 a[i] = i` and an empty STEP.  Two operands
 /// in a row at a part's top level (names or constants, not two strings),
 /// which no expression has without a macro, show where; else the part at I
-/// is empty, or lacks only its ';'.  The error
-/// was "expected ';' in 'parfor' header" at I whatever had happened.
+/// is empty, or lacks only its ';'.  The error was "expected ';' in
+/// 'parfor' header" at I, whatever had happened.
 bool TokenPass::cutShort(const Frame &F, size_t I) {
   auto Operand = [&](const RTok &T) {
     return (T.Kind == tok::raw_identifier && !isKeyword(T.Ident)) || tok::isLiteral(T.Kind);
