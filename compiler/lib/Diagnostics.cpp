@@ -419,8 +419,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (!Info.hasSourceManager() || Info.getLocation().isInvalid()) {
     TextDiagnostic::printDiagnosticLevel(OS, Level, Opts->ShowColors);
     TextDiagnostic::printDiagnosticMessage(OS, Level == DiagnosticsEngine::Note, Msg,
-                                           0, 0, Opts->ShowColors);
-    OS << "\n";
+                                           0, 0, Opts->ShowColors); // ends the line
     OS.flush();
     return;
   }
