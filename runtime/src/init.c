@@ -152,9 +152,11 @@ void parc_fatal(int status, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  /* What the program printed before the error is kept, and comes first
+   * when both streams go to one file or pipe (it came after the error). */
+  fflush(stdout);
   fprintf(stderr, "parc: error: %s\n", buf);
   fflush(stderr);
-  fflush(stdout); /* keep what the program printed before the error */
   if (parc_rt.trace)
     parc_trace_flush(); /* the run up to the error */
   _Exit(status);
@@ -177,13 +179,13 @@ void parc_fatal_site(const parc_site *site, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  fflush(stdout); /* as parc_fatal */
   if (site)
     fprintf(stderr, "parc: error: %s:%u:%u: %s (in %s)\n", site->file ? site->file : "?",
             site->line, site->col, buf, site->func ? site->func : "?");
   else
     fprintf(stderr, "parc: error: %s\n", buf);
   fflush(stderr);
-  fflush(stdout);
   if (parc_rt.trace)
     parc_trace_flush();
   _Exit(1);
