@@ -489,6 +489,24 @@ static char *fault_sp(void *ucv) {
 #endif
 }
 
+/* The report of a stack overflow, then the exit (status 1).  What the
+ * program printed before is kept: stdout, when it goes to a file or a
+ * pipe, still held it in its buffer, and _exit dropped it.  stdio is not
+ * for signal handlers: the message goes out first, with write, and the
+ * flush is a best effort after it, only if no other thread holds stdout
+ * (the overflowing one may, in the middle of a printf: then its buffer is
+ * written as it stands). */
+static void overflow_exit(const char *msg, int n) {
+  if (n > 0 && write(2, msg, (size_t)n) < 0) {
+    /* nothing more can be done in a signal handler */
+  }
+  if (ftrylockfile(stdout) == 0) {
+    fflush_unlocked(stdout);
+    funlockfile(stdout);
+  }
+  _exit(1);
+}
+
 static void segv_handler(int sig, siginfo_t *si, void *uc) {
   parc_proc *p = parc_self();
   parc_ctx *c = p ? p->cur : NULL;
@@ -511,10 +529,7 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
                    "ulimit -s)\n",
                    main_limit / 1024);
     }
-    if (n > 0 && write(2, buf, (size_t)n) < 0) {
-      /* nothing more can be done in a signal handler */
-    }
-    _exit(1);
+    overflow_exit(buf, n);
   }
   if (c && c->stack_lo && addr >= c->stack_lo - parc_rt.page && addr < c->stack_lo) {
     char buf[512];
@@ -532,10 +547,7 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
                    "parc: error: stack overflow in the runtime scheduler (processor %d)\n",
                    p->id);
     }
-    if (n > 0 && write(2, buf, (size_t)n) < 0) {
-      /* nothing more can be done in a signal handler */
-    }
-    _exit(1);
+    overflow_exit(buf, n);
   }
   sigaction(sig, &old_segv, NULL);
 }
