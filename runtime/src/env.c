@@ -94,8 +94,10 @@ void parc_env_parse(void) {
   if ((v = getenv("PARC_STACK_SIZE")) != NULL) {
     unsigned long long n;
     char *end;
+    errno = 0;
     if (!parse_u64(v, &n, &end))
-      bad("PARC_STACK_SIZE", v, "expected a size such as 65536, 256K or 4M");
+      bad("PARC_STACK_SIZE", v,
+          errno == ERANGE ? "at most 1G" : "expected a size such as 65536, 256K or 4M");
     unsigned long long mul = 1;
     if (*end == 'k' || *end == 'K')
       mul = 1024, end++;

@@ -11,6 +11,8 @@
 // RUN: env PARC_NPROCS=1024 PARC_PIN=0 %t | %FileCheck %s --check-prefix=MAX
 // RUN: env PARC_STACK_SIZE=1k %not %t 2>&1 | %FileCheck %s --check-prefix=STACK
 // RUN: env PARC_STACK_SIZE=64Q %not %t 2>&1 | %FileCheck %s --check-prefix=STACKJ
+// A size past 64 bits is too big, not malformed (as for PARC_NPROCS):
+// RUN: env PARC_STACK_SIZE=99999999999999999999 %not %t 2>&1 | %FileCheck %s --check-prefix=STACKBIG
 // RUN: env PARC_STACK_SIZE=256K %run-2 %t | %FileCheck %s --check-prefix=OK2
 // RUN: env PARC_PIN=2 %not %t 2>&1 | %FileCheck %s --check-prefix=PIN
 // RUN: env PARC_KILL=fast %not %t 2>&1 | %FileCheck %s --check-prefix=KILL
@@ -27,6 +29,7 @@
 // MAX: main ran P=1024 sum=4950
 // STACK: parc: error: PARC_STACK_SIZE=1k: at least 16K
 // STACKJ: parc: error: PARC_STACK_SIZE=64Q: trailing characters
+// STACKBIG: parc: error: PARC_STACK_SIZE=99999999999999999999: at most 1G
 // OK2: main ran P=2 sum=4950
 // PIN: parc: error: PARC_PIN=2: expected 0 or 1
 // KILL: parc: error: PARC_KILL=fast: expected auto, range or bottomup
