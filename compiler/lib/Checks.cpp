@@ -1059,18 +1059,21 @@ void checkFaa(Session &S) { FaaChecker(S).TraverseDecl(S.Ctx.getTranslationUnitD
 class SemInitChecker : public RecursiveASTVisitor<SemInitChecker> {
 public:
   explicit SemInitChecker(Session &S) : S(S) {}
-  static bool isSem(const VarDecl *V) {
-    const auto *RT = V->getType().getCanonicalType()->getAs<RecordType>();
+  /// parc_sem_t, the struct parc_sem, under any typedef or qualifier.
+  static bool isSemType(QualType T) {
+    const auto *RT = T.getCanonicalType()->getAs<RecordType>();
     return RT && RT->getDecl()->getName() == "parc_sem";
   }
+  static bool isSem(const VarDecl *V) { return isSemType(V->getType()); }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (FD && FD->getIdentifier() && CE->getNumArgs() >= 1 &&
-        (FD->getName() == "parc_P" || FD->getName() == "parc_V" ||
-         FD->getName() == "parc_sem_init"))
-      checkArg(FD->getName(), CE->getArg(0));
-    if (!FD || !FD->getIdentifier() || CE->getNumArgs() != 1 ||
-        (FD->getName() != "parc_P" && FD->getName() != "parc_V"))
+    if (!FD || !FD->getIdentifier() || CE->getNumArgs() == 0)
+      return true;
+    StringRef Fn = FD->getName();
+    bool Wait = Fn == "parc_P" || Fn == "parc_V";
+    if (Wait || Fn == "parc_sem_init")
+      checkArg(Fn, CE->getArg(0));
+    if (!Wait || CE->getNumArgs() != 1)
       return true;
     const auto *UO = dyn_cast<UnaryOperator>(CE->getArg(0)->IgnoreParenImpCasts());
     if (!UO || UO->getOpcode() != UO_AddrOf)
@@ -1098,9 +1101,8 @@ public:
     }
     QualType T = A->getType();
     if (T->isPointerType()) {
-      QualType P = T->getPointeeType().getCanonicalType();
-      const auto *RT = P->getAs<RecordType>();
-      if (P->isVoidType() || (RT && RT->getDecl()->getName() == "parc_sem"))
+      QualType P = T->getPointeeType();
+      if (P->isVoidType() || isSemType(P))
         return;
     } else if (!T->isIntegerType() ||
                A->isNullPointerConstant(S.Ctx, Expr::NPC_ValueDependentIsNotNull)) {

@@ -211,46 +211,54 @@ static long innermostParen(const SourceManager &SM, const LangOptions &LO, Strin
 ///    The suggestion goes, and so do later errors at that '(' (Dropped).
 enum class BoundParen { None, MissingSemi, TypoKeyword };
 
-/// Off: the error's B1 offset, moved to where the ';' is missing; Paren:
-/// the '(''s offset; KwAt: that of the '{' that stands for the keyword.
-static BoundParen boundParen(SmallString<256> &Msg, const SourceManager &SM,
-                             const LangOptions &LO, const PosMap &Map, unsigned &Off,
-                             unsigned &Paren, unsigned &KwAt) {
+/// What boundParen found: the '(''s B1 offset; for MissingSemi, that of the
+/// '{' that stands for the keyword, and the keyword.
+struct BoundSpot {
+  BoundParen Kind = BoundParen::None;
+  unsigned Paren = 0, KwAt = 0;
+  const char *Kw = nullptr;
+};
+
+/// Off: the error's B1 offset, moved to where the ';' is missing.
+static BoundSpot boundParen(SmallString<256> &Msg, const SourceManager &SM,
+                            const LangOptions &LO, const PosMap &Map, unsigned &Off) {
   StringRef B1 = SM.getBufferData(SM.getMainFileID());
   StringRef M = Msg.str();
   bool Missing = M == "expected ')'";
   bool Typo = M.starts_with("use of undeclared identifier '") && M.contains("'; did you mean '");
   size_t At;
   int Part;
-  const char *K;
-  if ((!Missing && !Typo) || !inBound(B1, Off, At, Part, K))
-    return BoundParen::None;
+  BoundSpot S;
+  if ((!Missing && !Typo) || !inBound(B1, Off, At, Part, S.Kw))
+    return {};
   long P = innermostParen(SM, LO, B1, At, Off);
   if (P < 0 || !Map.isSynthetic((unsigned)P))
-    return BoundParen::None;
-  Paren = (unsigned)P;
+    return {};
+  S.Paren = (unsigned)P;
   if (Missing) {
-    KwAt = Paren;
+    S.KwAt = S.Paren;
     for (size_t I = At; I-- > 0;)
       if (B1[I] == '{' && Map.isSynthetic(I)) {
-        KwAt = I;
+        S.KwAt = I;
         break;
       }
-    Msg = (Twine("expected ';' after ") + BoundNames[Part] + " in '" + K + "' header").str();
+    Msg = (Twine("expected ';' after ") + BoundNames[Part] + " in '" + S.Kw + "' header").str();
     while (Off > 0 && isspace((unsigned char)B1[Off - 1]))
       --Off;
-    return BoundParen::MissingSemi;
+    S.Kind = BoundParen::MissingSemi;
+    return S;
   }
   // Only where the name is all that the parenthesis holds so far, and the
   // suggestion is a keyword (a variable's name is good advice).
   StringRef Suggested = M.substr(M.find("'; did you mean '") + strlen("'; did you mean '"));
   Suggested = Suggested.take_until([](char C) { return C == '\''; });
   IdentifierTable Idents(LO);
-  if (!B1.substr(Paren + 1, Off - Paren - 1).trim().empty() ||
+  if (!B1.substr(S.Paren + 1, Off - S.Paren - 1).trim().empty() ||
       Idents.get(Suggested).getTokenID() == tok::identifier)
-    return BoundParen::None;
+    return {};
   Msg = M.substr(0, M.find("; did you mean '")).str();
-  return BoundParen::TypoKeyword;
+  S.Kind = BoundParen::TypoKeyword;
+  return S;
 }
 
 /// Clang's "expected ';' after return statement" where the return is the
@@ -392,20 +400,18 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (Msg.str().contains("parc_mark_"))
     nameKeywords(Msg);
   FaaMisuse Faa = FaaMisuse::None;
-  BoundParen Bound = BoundParen::None;
-  unsigned KwAt = 0;
+  BoundSpot Bound;
   if (Level == DiagnosticsEngine::Error && Info.hasSourceManager() && Orig &&
       &Info.getSourceManager() != &Orig->sm() && Info.getLocation().isValid()) {
     const SourceManager &SM = Info.getSourceManager();
     SourceLocation F = SM.getFileLoc(Info.getLocation());
     unsigned Off = SM.getFileOffset(F);
     Faa = nameFaa(Msg, Info, LO);
-    unsigned Paren;
     if (SM.getFileID(F) == SM.getMainFileID() && Map &&
-        (Bound = boundParen(Msg, SM, LO, *Map, Off, Paren, KwAt)) != BoundParen::None) {
+        (Bound = boundParen(Msg, SM, LO, *Map, Off)).Kind != BoundParen::None) {
       At = SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Off);
-      if (Bound == BoundParen::TypoKeyword)
-        DroppedParens.insert(Paren);
+      if (Bound.Kind == BoundParen::TypoKeyword)
+        DroppedParens.insert(Bound.Paren);
     }
     if (SM.getFileID(F) == SM.getMainFileID() && Preturns)
       namePreturn(Msg, SM.getBufferData(SM.getMainFileID()), Off, *Preturns);
@@ -472,7 +478,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
                                                  : CharSourceRange::getCharRange(B, E);
     FixIts.push_back(N);
   }
-  if (!FixItsOk || Bound == BoundParen::TypoKeyword)
+  if (!FixItsOk || Bound.Kind == BoundParen::TypoKeyword)
     FixIts.clear();
   origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
   if (!strayKeyword(Level, Msg).empty())
@@ -481,14 +487,12 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (Faa != FaaMisuse::None)
     origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note,
                             Faa == FaaMisuse::Atomic ? FaaAtomicNote : FaaNote, {}, {});
-  if (Bound == BoundParen::MissingSemi) {
+  if (Bound.Kind == BoundParen::MissingSemi) {
     // Clang's "to match this '('" follows: the header's shape instead.
     DropNotes = true;
-    SmallString<64> Note("the header of '");
-    Note += Msg.str().substr(Msg.str().find(" in '") + 5);
-    Note.resize(Note.size() - strlen(" header"));
-    Note += " is 'TYPE VAR; FROM; TO; STEP;'";
-    origTD().emitDiagnostic(FullSourceLoc(Orig->loc(Map->toOrig(KwAt)), Orig->sm()),
+    std::string Note =
+        (Twine("the header of '") + Bound.Kw + "' is 'TYPE VAR; FROM; TO; STEP;'").str();
+    origTD().emitDiagnostic(FullSourceLoc(Orig->loc(Map->toOrig(Bound.KwAt)), Orig->sm()),
                             DiagnosticsEngine::Note, Note, {}, {});
   }
   OS.flush();

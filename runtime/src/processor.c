@@ -647,11 +647,11 @@ void parc_help(parc_proc *p) {
  *
  * Spinning.  An idle processor spins PARC_SPIN_NS before it sleeps, so
  * that work that comes soon finds it awake.  With more processors than
- * CPUs the spin yields the CPU in each round: it held one of the CPUs that the busy
- * processors needed, and every context readied (parc_wake_any) woke an idle
- * processor to spin again.  A semaphore ping-pong of two activities at
- * P = 3 on 2 CPUs took 5 us a round against 0.15 us at P = 2, and the idle
- * spins were half of its CPU time. */
+ * CPUs the spin yields the CPU in each round: it held one of the CPUs
+ * that the busy processors needed, and every context readied
+ * (parc_wake_any) woke an idle processor to spin again.  A semaphore
+ * ping-pong of two activities at P = 3 on 2 CPUs took 5 us a round
+ * against 0.15 us at P = 2, and the idle spins were half of its CPU time. */
 static void idle_wait(parc_proc *p) {
   uint64_t t0 = now_ns();
   int oversubscribed = parc_oversubscribed();
