@@ -357,6 +357,17 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   }
   if (Level <= DiagnosticsEngine::Error && isPreturnMismatch(Info))
     return;
+  if (Level >= DiagnosticsEngine::Warning && DiagLoc.isValid() && Info.hasSourceManager()) {
+    SmallString<128> M;
+    Info.FormatDiagnostic(M);
+    const SourceManager &SM = Info.getSourceManager();
+    auto Here = std::make_tuple(&SM, SM.getFileLoc(DiagLoc).getRawEncoding(), std::string(M));
+    if (Here == Last) {
+      DropNotes = true;
+      return;
+    }
+    Last = std::move(Here);
+  }
   if (Level == DiagnosticsEngine::Warning && isSemArgMismatch(Info)) {
     DropNotes = true; // "passing argument to parameter 's' here", in parc.h
     return;

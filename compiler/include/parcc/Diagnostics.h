@@ -94,6 +94,11 @@ private:
   /// for a type keyword: its later errors there are dropped (boundParen).
   std::set<unsigned> DroppedParens;
   const std::vector<unsigned> *Preturns = nullptr;
+  /// The last error or warning passed on, as its source manager, file
+  /// location and text: a macro argument expanded twice (`TWICE(sync;)`)
+  /// repeats it word for word at the same place, and the repeat is dropped
+  /// with its notes.
+  std::tuple<const clang::SourceManager *, clang::SourceLocation::UIntTy, std::string> Last;
   clang::LangOptions LO;
   std::unique_ptr<clang::TextDiagnostic> OrigTD, OtherTD;
 };
