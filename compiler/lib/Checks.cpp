@@ -1051,6 +1051,53 @@ public:
 
 void checkFaa(Session &S) { FaaChecker(S).TraverseDecl(S.Ctx.getTranslationUnitDecl()); }
 
+/// A statement that is only the name of the C library's sync, as in
+/// `#define B sync` then `B;`, or `DO(sync)`, or `sync SEMI`: after the
+/// preprocessor it reads `sync;`, but the token pass sees the barrier only
+/// where the user wrote `sync` and `;` side by side, so the statement named
+/// the function, did nothing, and the barrier was silently lost.
+class SyncNameChecker : public RecursiveASTVisitor<SyncNameChecker> {
+public:
+  explicit SyncNameChecker(Session &S) : S(S) {}
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    for (Stmt *C : CS->body())
+      check(C);
+    return true;
+  }
+  bool VisitIfStmt(IfStmt *IS) {
+    check(IS->getThen());
+    check(IS->getElse());
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt *W) { return check(W->getBody()); }
+  bool VisitDoStmt(DoStmt *D) { return check(D->getBody()); }
+  bool VisitForStmt(ForStmt *F) { return check(F->getBody()); }
+  bool VisitSwitchCase(SwitchCase *SC) { return check(SC->getSubStmt()); }
+  bool VisitLabelStmt(LabelStmt *LS) { return check(LS->getSubStmt()); }
+
+  bool check(const Stmt *St) {
+    const auto *E = dyn_cast_or_null<Expr>(St);
+    if (!E)
+      return true;
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    if (!Ref || !isa<FunctionDecl>(Ref->getDecl()) || !Ref->getDecl()->getIdentifier() ||
+        Ref->getDecl()->getName() != "sync")
+      return true;
+    SourceLocation At = S.SM.getFileLoc(Ref->getLocation());
+    if (!S.inMainFile(At))
+      return true;
+    S.error(At, "this statement names the function 'sync' and is not the barrier");
+    S.note(At, "the barrier is the statement 'sync;', written out in the activity as "
+               "'sync' and ';', not through a macro");
+    return true;
+  }
+  Session &S;
+};
+
+void checkSyncNames(Session &S) {
+  SyncNameChecker(S).TraverseDecl(S.Ctx.getTranslationUnitDecl());
+}
+
 /// A local semaphore that is named only as `&s` in parc_P and parc_V calls
 /// never got a value: its bytes are the stack's garbage, and the program
 /// crashed, hung or reported a deadlock depending on them.  Any other use
@@ -1229,6 +1276,7 @@ bool runChecks(Session &S) {
   checkInlineDefinitions(S);
   checkPrototypes(S);
   checkFaa(S);
+  checkSyncNames(S);
   checkSemInits(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
 }

@@ -121,7 +121,7 @@ static StringRef strayKeyword(DiagnosticsEngine::Level Level, StringRef Msg) {
   if (Level != DiagnosticsEngine::Error || !Msg.consume_front("use of undeclared identifier '"))
     return {};
   StringRef Word = Msg.take_until([](char C) { return C == '\''; });
-  for (const char *K : {"parblock", "parfor", "lparfor", "epar", "pbreak", "preturn"})
+  for (const char *K : {"parblock", "parfor", "lparfor", "epar", "pbreak", "preturn", "sync"})
     if (Word == K)
       return Word;
   return {};
@@ -302,6 +302,20 @@ bool DiagPrinter::isSemArgMismatch(const Diagnostic &Info) const {
   return StringRef(M).contains("to parameter of type 'parc_sem_t *'");
 }
 
+/// Clang's "expression result unused" about a statement that is the bare
+/// name `sync`: Checks.cpp says what is wrong with it (SyncNameChecker).
+bool DiagPrinter::isSyncNameUnused(const Diagnostic &Info) const {
+  if (Info.getID() != diag::warn_unused_expr || !Info.hasSourceManager() ||
+      !Info.getLocation().isValid())
+    return false;
+  const SourceManager &SM = Info.getSourceManager();
+  SourceLocation L = SM.getSpellingLoc(Info.getLocation());
+  bool Invalid = false;
+  StringRef Text = SM.getCharacterData(L, &Invalid);
+  return !Invalid && Text.starts_with("sync") &&
+         Lexer::MeasureTokenLength(L, SM, LO) == strlen("sync");
+}
+
 /// Clang's "address argument to atomic builtin must be a pointer" about the
 /// user's faa (parc.h's macro for __atomic_fetch_add), as in `faa(n, 1)`
 /// for `faa(&n, 1)`: the message names the builtin that the user did not
@@ -340,7 +354,11 @@ static const char FaaAtomicNote[] =
 
 static const char StrayNote[] =
     "PARC constructs are translated only where they are written in the source files "
-    "given to parcc, not in headers or in the bodies of macros defined there";
+    "given to parcc, not in headers, in macros defined there or on the command line";
+
+static const char SyncStrayNote[] =
+    "the barrier is the statement 'sync;', written out in the activity as 'sync' and ';', "
+    "not through a macro";
 
 void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
   // faa with one argument or three: Clang reports the macro call, notes
@@ -368,6 +386,8 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     }
     Last = std::move(Here);
   }
+  if (Level == DiagnosticsEngine::Warning && isSyncNameUnused(Info))
+    return;
   if (Level == DiagnosticsEngine::Warning && isSemArgMismatch(Info)) {
     DropNotes = true; // "passing argument to parameter 's' here", in parc.h
     return;
@@ -430,6 +450,19 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
         nameBound(Msg, SM.getBufferData(SM.getMainFileID()), Off))
       At = SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Off);
   }
+  // A construct keyword that Clang saw as a name: its suggestion of a C
+  // keyword ("did you mean 'break'?" for pbreak) is the forbidden jump.
+  StringRef Word = strayKeyword(Level, Msg);
+  bool Stray = !Word.empty();
+  const char *StrayWhy = Word == "sync" ? SyncStrayNote : StrayNote;
+  bool DropFixIts = false;
+  if (Stray) {
+    size_t Typo = Msg.str().find("; did you mean '");
+    if (Typo != StringRef::npos) {
+      Msg.resize(Typo);
+      DropFixIts = true;
+    }
+  }
   if (Opts->ShowOptionNames)
     appendOptionName(Msg, Level, Info);
 
@@ -455,9 +488,9 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (!InMain) {
     otherTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), Level, Msg,
                              Info.getRanges(), Info.getFixItHints(), &Info);
-    if (!strayKeyword(Level, Msg).empty())
+    if (Stray)
       otherTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), DiagnosticsEngine::Note,
-                               StrayNote, {}, {});
+                               StrayWhy, {}, {});
     OS.flush();
     return;
   }
@@ -489,11 +522,11 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
                                                  : CharSourceRange::getCharRange(B, E);
     FixIts.push_back(N);
   }
-  if (!FixItsOk || Bound.Kind == BoundParen::TypoKeyword)
+  if (!FixItsOk || Bound.Kind == BoundParen::TypoKeyword || DropFixIts)
     FixIts.clear();
   origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
-  if (!strayKeyword(Level, Msg).empty())
-    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, StrayNote,
+  if (Stray)
+    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, StrayWhy,
                             {}, {});
   if (Faa != FaaMisuse::None)
     origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note,
