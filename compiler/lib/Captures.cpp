@@ -792,6 +792,8 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       S.note(D->getLocation(), "write the type out where the activity's variables are "
                                "declared (for a variable length array, 'T name[n]') instead "
                                "of naming it");
+    else if (!S.inMainFile(D->getLocation()))
+      S.note(D->getLocation(), "include the file at file scope, before the function");
     else
       S.note(D->getLocation(), "declare the type at file scope");
     Ok = false;
@@ -810,6 +812,12 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       continue;
     if (DS->getBeginLoc().isMacroID() || DS->getEndLoc().isMacroID()) {
       Fail(D, "it is declared by a macro");
+      continue;
+    }
+    if (!S.inMainFile(DS->getBeginLoc()) || !S.inMainFile(DS->getEndLoc())) {
+      // `#include "t.h"` inside the function: the text to move is not in
+      // this file (its offsets used to be taken as this file's).
+      Fail(D, "it is declared in a file included inside the function");
       continue;
     }
     LocalRefs Refs;

@@ -1094,6 +1094,40 @@ public:
   Session &S;
 };
 
+/// A macro that a file included inside a function defines, used by an
+/// activity of that function: the #include stays in the function, and the
+/// activity's outlined function, emitted before it, does not see the
+/// macro (the back end then failed on an undeclared name).  An #include
+/// inside the activity itself moves with the activity's text and is fine.
+void checkIncludedMacros(Session &S) {
+  std::set<std::pair<unsigned, const IdentifierInfo *>> Said;
+  SourceLocation Start = S.SM.getLocForStartOfFile(S.SM.getMainFileID());
+  for (const MacroUses::Included &U : S.Macros.FromIncludes) {
+    const Activity *In = nullptr;
+    unsigned InB = 0, InE = ~0u;
+    for (const auto &CP : S.M.Constructs)
+      for (const auto &A : CP->Acts) {
+        unsigned B = S.offset(A->Body->getLBracLoc()), E = S.offset(A->Body->getRBracLoc());
+        if (B <= U.Use && U.Use < E && E - B < InE - InB)
+          In = A.get(), InB = B, InE = E;
+      }
+    if (!In || (InB <= U.Include && U.Include < InE))
+      continue;
+    const Stmt *Body = In->Owner->Func->getBody();
+    if (!Body || U.Include < S.offset(Body->getBeginLoc()) ||
+        U.Include >= S.offset(Body->getEndLoc()))
+      continue;
+    if (!Said.insert({U.Include, U.Name}).second)
+      continue;
+    S.error(Start.getLocWithOffset(U.Use), "macro '%0' comes from a file included inside "
+                                           "function '%1', where a parallel activity "
+                                           "cannot see it")
+        << U.Name->getName() << In->Owner->Func->getName();
+    S.note(Start.getLocWithOffset(U.Include),
+           "include the file at file scope, before the function, or inside the activity");
+  }
+}
+
 void checkSyncNames(Session &S) {
   SyncNameChecker(S).TraverseDecl(S.Ctx.getTranslationUnitDecl());
 }
@@ -1277,6 +1311,7 @@ bool runChecks(Session &S) {
   checkPrototypes(S);
   checkFaa(S);
   checkSyncNames(S);
+  checkIncludedMacros(S);
   checkSemInits(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
 }

@@ -221,6 +221,14 @@ public:
                     MI->getReplacementToken(0).getIdentifierInfo() == Name.getIdentifierInfo();
     if (!Identity)
       Out.Expanded[XOff].insert(Name.getIdentifierInfo());
+    FileID Def = SM.getFileID(SM.getSpellingLoc(MI->getDefinitionLoc()));
+    if (Def != SM.getMainFileID()) {
+      SourceLocation Inc = SM.getIncludeLoc(Def);
+      while (Inc.isValid() && SM.getFileID(Inc) != SM.getMainFileID())
+        Inc = SM.getIncludeLoc(SM.getFileID(Inc));
+      if (Inc.isValid())
+        Out.FromIncludes.push_back({XOff, SM.getFileOffset(Inc), Name.getIdentifierInfo()});
+    }
     if (!Args || !MI->isFunctionLike())
       return;
     ArrayRef<Token> Body = MI->tokens();

@@ -38,6 +38,15 @@ struct MacroUses {
   /// expanded, and is recorded in these two at its own offset, inside the
   /// outermost expansion's range (Outliner::inSet looks there).
   std::map<unsigned, std::set<const clang::IdentifierInfo *>> PastedDeep;
+  /// Expansions written in the file of macros defined by an included file,
+  /// with the B1 offset of the file's outermost #include (Checks.cpp,
+  /// checkIncludedMacros: an #include inside a function stays there, and an
+  /// activity's outlined function, emitted before it, does not see it).
+  struct Included {
+    unsigned Use, Include;
+    const clang::IdentifierInfo *Name;
+  };
+  std::vector<Included> FromIncludes;
 };
 
 struct LowerOptions {

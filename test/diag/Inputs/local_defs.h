@@ -1,0 +1,2 @@
+typedef int loc_t;
+#define K 11
