@@ -974,16 +974,19 @@ TokenPassResult TokenPass::run() {
   std::string &Out = R.Text;
   Out.reserve(Src.size() + Repls.size() * 24 + sizeof(MarkerPrelude));
   unsigned Cur = 0;
-  bool First = true;
+  // The prelude is not always the first edit: a placeholder for a name in
+  // a directive above the first token (`#define parc_self_ 0` on line 1)
+  // comes before it, and was taken for the prelude and cut from the output.
+  bool Prelude = R.UsesParc;
   for (const Repl &P : Repls) {
     R.Map.addCopy(Out.size(), Cur, P.Off - Cur);
     Out.append(Src.data() + Cur, P.Off - Cur);
     unsigned B1 = Out.size();
-    if (First && R.UsesParc) {
+    if (Prelude && P.Len == 0 && P.Text == MarkerPrelude) {
       R.PreludeBegin = B1;
       R.PreludeEnd = B1 + P.Text.size();
+      Prelude = false;
     }
-    First = false;
     if (P.Linear) {
       unsigned N = std::min<unsigned>(P.Len, P.Text.size());
       R.Map.addCopy(B1, P.Off, N);
