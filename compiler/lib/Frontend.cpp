@@ -65,6 +65,8 @@ std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
                                    "-fbracket-depth=16384"};
   for (const char *W : GccLenient)
     Args.push_back(W);
+  // Before the user's -D and -U, which may change it.
+  Args.push_back("-D__PARCC__=1");
   Args.insert(Args.end(), O.ClangArgs.begin(), O.ClangArgs.end());
   Args.push_back("-isystem");
   Args.push_back(O.RuntimeIncludeDir);
@@ -355,6 +357,9 @@ protected:
     return std::make_unique<ParccConsumer>(CI, St);
   }
   bool BeginSourceFileAction(CompilerInstance &CI) override {
+    for (const auto &M : CI.getPreprocessorOpts().Macros)
+      if (StringRef(M.first).take_until([](char C) { return C == '='; }) == "__PARCC__")
+        St.Lower.DefinesParcc = !M.second;
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));

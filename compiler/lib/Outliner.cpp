@@ -366,6 +366,8 @@ bool Outliner::run(std::string &Out) {
   Out = "#include <parc_abi.h>\n"
         "_Static_assert(PARC_ABI_VERSION == 4, \"parcc emits PARC ABI version 4; "
         "parc_abi.h is another version\");\n";
+  if (S.Opts.DefinesParcc)
+    Out += "#define __PARCC__ 1\n";
   if (S.Opts.UndefFaa)
     Out += "#undef faa\n";
   Out += prettyNames();

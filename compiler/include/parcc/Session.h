@@ -56,6 +56,9 @@ struct LowerOptions {
   bool StacklessSync = true;
   /// The file declares its own faa: undo parc.h's macro in the output.
   bool UndefFaa = false;
+  /// __PARCC__ is defined where the file starts (not undone by -U): the
+  /// emitted C defines it too, for the conditionals left to the back end.
+  bool DefinesParcc = true;
 };
 
 /// One translation unit on its way through analysis, checks and lowering.
