@@ -421,12 +421,25 @@ bool Outliner::rewriteCaptures() {
       if (V->getStorageClass() != SC_Register || !Done.insert(V).second)
         continue;
       SourceLocation B = V->getBeginLoc(), E = V->getLocation();
-      if (B.isMacroID() || E.isMacroID())
+      long Off = -1;
+      unsigned BO = 0, EO = 0;
+      if (!B.isMacroID() && !E.isMacroID()) {
+        BO = S.offset(B), EO = S.offset(E);
+        Off = findWord(S, BO, EO, "register");
+      }
+      if (Off < 0) {
+        // `#define REG register` then `REG int n`: the word is in the
+        // macro, which parcc cannot edit for this one use (the back end
+        // failed with "address of register variable requested").
+        S.error(V->getLocation(), "cannot share 'register' variable '%0' with a parallel "
+                                  "activity: its 'register' is not written out here")
+            << V->getName();
+        S.note(V->getLocation(), "a shared variable needs an address: declare it without "
+                                 "'register', or write 'register' itself so that parcc can "
+                                 "drop it");
+        Ok = false;
         continue;
-      unsigned BO = S.offset(B), EO = S.offset(E);
-      long Off = findWord(S, BO, EO, "register");
-      if (Off < 0)
-        continue;
+      }
       // `register x = 1;` declares an int: keep a specifier in its place.
       unsigned Words = 0;
       for (const Session::RawToken &T : S.lexRange(BO, EO))
