@@ -319,7 +319,8 @@ bool Outliner::rewriteCaptures() {
   // or in a macro argument written there.  Two kinds cannot be:
   // - one in an argument that the macro also turns into a string
   //   (`#define SHOW(x) printf(#x " = %d\n", x)`, SHOW(n)): rewritten, it
-  //   would print "(*parc_p_n_) = 5";
+  //   would print "(*parc_p_n_) = 5"; or that it also pastes
+  //   (`#define P(a) a##_v + a`, P(x)): the paste would not be a token;
   // - one that a macro's body names (`#define BUMP() (count++)`), or that
   //   token pasting makes (`CAT(n, 2)`): its text is the definition, which
   //   every expansion shares, in activities and out.
@@ -352,7 +353,8 @@ bool Outliner::rewriteCaptures() {
       if (Refused.insert(U.Var).second)
         Ok &= refuseRenamed(U, "a macro there pastes (##) that name after another macro "
                                "expanded it");
-    } else if ((!InPlace || S.Macros.Stringized.count(Sp)) && !Defined.count({X, U.Var})) {
+    } else if ((!InPlace || S.Macros.Stringized.count(Sp) || S.Macros.Pasted.count(Sp)) &&
+               !Defined.count({X, U.Var})) {
       const char *Why = whyNotRenamable(X, U);
       if (!Why) {
         Defined.insert({X, U.Var});

@@ -261,6 +261,9 @@ public:
             continue;
           if (!Quote && SM.isMacroArgExpansion(T->getLocation()))
             Out.PastedDeep[XOff].insert(II);
+          else if (!Quote && T->getLocation().isFileID() &&
+                   SM.isWrittenInMainFile(T->getLocation()))
+            Out.Pasted.insert(SM.getFileOffset(T->getLocation()));
           SourceLocation S = SM.getSpellingLoc(T->getLocation());
           if (Quote && SM.isWrittenInMainFile(S))
             (Range.getBegin().isFileID() && T->getLocation().isFileID() ? Out.Stringized

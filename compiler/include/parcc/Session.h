@@ -23,6 +23,9 @@ struct MacroUses {
   /// `#x` reached through another macro's expansion (`#define S(x) STR(x)`,
   /// which expands its argument before STR sees it).
   std::set<unsigned> StringizedDeep;
+  /// `x ## y` of a macro written in the file, of an argument written there:
+  /// rewritten in place, the paste would get `(*parc_p_x_)`.
+  std::set<unsigned> Pasted;
   /// Per outermost expansion written in the file (keyed by its B1 offset),
   /// what decides whether `#define n (*parc_p_n_)` around it renames the
   /// shared variable n and nothing else (Captures.cpp, whyNotRenamable):
