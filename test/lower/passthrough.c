@@ -17,6 +17,7 @@ int main(void)
 
 // CHECK-LOWER:      #include <parc_abi.h>
 // CHECK-LOWER-NEXT: _Static_assert
+// CHECK-LOWER-NEXT: #define __PARCC__ 1
 // CHECK-LOWER-NEXT: #line 1 "{{.*}}passthrough.c"
 // CHECK-LOWER-NEXT: // A file without constructs keeps its text
 // A brief function (no call, no loop) needs no poll; main calls printf first.

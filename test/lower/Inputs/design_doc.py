@@ -2,8 +2,9 @@
 """Keeps docs/design.md's "Lowering, side by side" true: every PARC example
 there (a ```c block containing `epar`) is compiled with `parcc -emit-c`, and
 the C block(s) after it must be the emitted C, trimmed as the section says
-(no #line lines, no `#include <parc_abi.h>` / `_Static_assert` header, no
-blank lines, the one-line spawn block broken at its top-level `;`).  A C
+(no #line lines, no `#include <parc_abi.h>` / `_Static_assert` /
+`#define __PARCC__` header, no blank lines, the one-line spawn block broken
+at its top-level `;`).  A C
 block that starts elsewhere than the file's first line (the mapped lparfor's
 spawn) must be the tail of the output from its first line on.
 
@@ -77,7 +78,8 @@ def trim(text):
     depth = 0
     for line in text.split("\n"):
         if line.startswith("#line") or line.startswith("#include <parc_abi.h>") \
-                or line.startswith("_Static_assert") or not line.strip():
+                or line.startswith("_Static_assert") or line == "#define __PARCC__ 1" \
+                or not line.strip():
             continue
         s = line.strip()
         if s.startswith("{ ") and s.endswith(" }") and "parc_desc parc_d_" in s:
