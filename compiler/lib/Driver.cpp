@@ -1369,8 +1369,10 @@ int Job::run(const char *Argv0) {
     break;
   }
   case Mode::Link: {
+    // Every input is compiled, as cc does, so that one run reports the
+    // errors of all of them; the link follows only if all compiled.
     std::vector<std::string> Objs(O.Inputs.size());
-    for (size_t I = 0; I < O.Inputs.size() && Ok; ++I) {
+    for (size_t I = 0; I < O.Inputs.size(); ++I) {
       const Input &In = O.Inputs[I];
       if (!In.Parc) {
         Objs[I] = In.Path;
@@ -1384,7 +1386,7 @@ int Job::run(const char *Argv0) {
       bool Temp;
       if (!lower(In, "", CFile, Temp)) {
         Ok = false;
-        break;
+        continue;
       }
       // Next to the lowered C (the same name each time: see keyedDir);
       // with coverage or profile data, see profileObject.
@@ -1393,7 +1395,7 @@ int Job::run(const char *Argv0) {
         Obj = Temp ? addTemp(sys::path::parent_path(CFile).str(), ObjName) : tempFile(I, ObjName);
       if (Obj.empty() || !compileEmitted(In, CFile, Temp, Obj, false)) {
         Ok = false;
-        break;
+        continue;
       }
       Objs[I] = Obj;
     }
