@@ -314,6 +314,15 @@ static unsigned expansionOffset(const Session &S, const VarUse &U) {
 
 bool Outliner::rewriteCaptures() {
   bool Ok = true;
+  // An activity reaches a local of its parent through a pointer that parcc
+  // writes in where the name is; it can write it only in the file it
+  // compiles, not in a header or an included fragment.
+  auto outsideNote = [&](const VarUse &U) {
+    S.note(U.Var->getLocation(),
+           "parcc shares the local '%0' with the activity by rewriting its name where it "
+           "is written, and only in this file: name it in this file, or make it a global")
+        << U.Var->getName();
+  };
   const LangOptions &LO = S.Ctx.getLangOpts();
   // A use is rewritten where the user wrote the name: in the activity's text
   // or in a macro argument written there.  Two kinds cannot be:
@@ -377,6 +386,7 @@ bool Outliner::rewriteCaptures() {
         S.error(L, "variable '%0' is used inside a parallel activity through text outside "
                    "this file")
             << U.Var->getName();
+        outsideNote(U);
         Ok = false;
         continue;
       }
@@ -388,6 +398,7 @@ bool Outliner::rewriteCaptures() {
       S.error(U.Ref->getLocation(),
               "variable '%0' is used inside a parallel activity through text outside this file")
           << U.Var->getName();
+      outsideNote(U);
       Ok = false;
       continue;
     }
