@@ -1867,15 +1867,30 @@ static void describe_site(char *buf, size_t n, const parc_site *s) {
            s ? s->col : 0, kind_text(s), s && s->func ? s->func : "?");
 }
 
-/* "activity K of SITE" or "main". */
-static void describe_activity(char *buf, size_t n, const parc_batch *b) {
+/* "activity K of SITE" or "main", then up to `levels` of the activities
+ * it was started by ("within activity J of SITE"): six activities of an
+ * inner construct that a parfor started once per index are told apart by
+ * the index of the one around them. */
+static void describe_activity_in(char *buf, size_t n, const parc_batch *b, int levels) {
   if (!b || !b->d || !b->d->site) {
     snprintf(buf, n, "main");
     return;
   }
   char site[512];
   describe_site(site, sizeof site, b->d->site);
-  snprintf(buf, n, "activity %llu of %s", (unsigned long long)b->act.cur, site);
+  size_t len = (size_t)snprintf(buf, n, "activity %llu of %s", (unsigned long long)b->act.cur,
+                                site);
+  const parc_batch *up = b->d->parent;
+  for (int depth = 0; depth < levels && len < n && up && up->d && up->d->site; depth++) {
+    describe_site(site, sizeof site, up->d->site);
+    len += (size_t)snprintf(buf + len, n - len, " within activity %llu of %s",
+                            (unsigned long long)up->act.cur, site);
+    up = up->d->parent;
+  }
+}
+
+static void describe_activity(char *buf, size_t n, const parc_batch *b) {
+  describe_activity_in(buf, n, b, 3);
 }
 
 /* "OP(ARG) at FILE:LINE:COL": a call as written, from the site parcc
@@ -1894,7 +1909,7 @@ static void describe_call(char *buf, size_t n, const char *op, const parc_wait_s
  * and the call as written when parcc passed its site (parc_P_at). */
 void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site *site) {
   parc_proc *p = parc_self();
-  char what[512], call[PARC_CALL_TEXT];
+  char what[2200], call[PARC_CALL_TEXT];
   describe_activity(what, sizeof what, p && p->cur ? p->cur->cur_act : NULL);
   describe_call(call, sizeof call, op, site);
   parc_fatal(1, "%s on the semaphore at %p, which parc_sem_init has not initialised (in %s)",
@@ -1904,7 +1919,7 @@ void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site
 void parc_deadlock(void) {
   enum { MAX_NOTES = 16, MAX_SEEN = 64 };
   FILE *f = stderr;
-  char what[512];
+  char what[2200];
   parc_drt *seen[MAX_SEEN];
   int nseen = 0, notes = 0, more = 0;
   fflush(stdout);
@@ -1919,12 +1934,15 @@ void parc_deadlock(void) {
         continue;
       }
       notes++;
-      describe_activity(what, sizeof what, b);
-      /* The activity it runs inline in (same context), if any. */
-      char in[600] = "";
-      if (b && (b->outer || c == &root_ctx)) {
+      /* The activity it runs inline in (same context), if any: when that
+       * is its parent, the activities around are told after it. */
+      int inl = b && (b->outer || c == &root_ctx);
+      int by_parent = inl && b->outer && b->d && b->outer == b->d->parent;
+      describe_activity_in(what, sizeof what, b, by_parent ? 0 : 3);
+      char in[2200] = "";
+      if (inl) {
         size_t n = (size_t)snprintf(in, sizeof in, ", run inline by ");
-        describe_activity(in + n, sizeof in - n, b->outer);
+        describe_activity_in(in + n, sizeof in - n, b->outer, by_parent ? 2 : 0);
         n = strlen(in);
         snprintf(in + n, sizeof in - n, ",");
       }
