@@ -323,7 +323,7 @@ bool DiagPrinter::isSyncNameUnused(const Diagnostic &Info) const {
 /// Clang refuses an _Atomic object in the same builtin ("atomic operation
 /// must be a pointer to integer ...") where GCC takes it; faa is atomic by
 /// itself, so the note says to declare the object plainly.
-enum class FaaMisuse { None, NotPointer, Atomic };
+enum class FaaMisuse { None, NotPointer, Atomic, Const };
 
 static FaaMisuse nameFaa(SmallString<256> &Msg, const Diagnostic &Info, const LangOptions &LO) {
   StringRef M = Msg.str();
@@ -334,6 +334,11 @@ static FaaMisuse nameFaa(SmallString<256> &Msg, const Diagnostic &Info, const La
   if (M.consume_front("address argument to atomic builtin must be a pointer (")) {
     Msg = (Twine("'faa' needs a pointer to an integer object, not ") + M).str();
     return FaaMisuse::NotPointer;
+  }
+  if (M.consume_front("address argument to atomic operation must be a pointer to non-const "
+                      "type (")) {
+    Msg = (Twine("'faa' needs a pointer to an integer object it can change, not ") + M).str();
+    return FaaMisuse::Const;
   }
   size_t Open = M.rfind(" ('");
   if (M.starts_with("address argument to atomic operation must be a pointer to integer") &&
@@ -347,6 +352,9 @@ static FaaMisuse nameFaa(SmallString<256> &Msg, const Diagnostic &Info, const La
 
 static const char FaaNote[] =
     "faa atomically adds to the integer that its first argument points to: write faa(&x, v)";
+
+static const char FaaConstNote[] =
+    "faa writes the object its first argument points to: it cannot be const";
 
 static const char FaaAtomicNote[] =
     "faa is atomic by itself: declare the object without _Atomic, or use atomic_fetch_add "
@@ -530,7 +538,10 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
                             {}, {});
   if (Faa != FaaMisuse::None)
     origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note,
-                            Faa == FaaMisuse::Atomic ? FaaAtomicNote : FaaNote, {}, {});
+                            Faa == FaaMisuse::Atomic  ? FaaAtomicNote
+                            : Faa == FaaMisuse::Const ? FaaConstNote
+                                                      : FaaNote,
+                            {}, {});
   if (Bound.Kind == BoundParen::MissingSemi) {
     // Clang's "to match this '('" follows: the header's shape instead.
     DropNotes = true;
