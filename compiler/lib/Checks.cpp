@@ -1039,8 +1039,18 @@ public:
       S.note(At, "guard a wider integer with a semaphore");
       return true;
     }
-    if (P->isIntegerType() && !P->isBooleanType())
+    if (P->isIntegerType() && !P->isBooleanType()) {
+      // The value added: Clang only warns of a pointer made an integer
+      // (`faa(&n, "a")`, `faa(&n, p)`), and the sum is an address.
+      const Expr *V = E->getVal1() ? E->getVal1()->IgnoreParenImpCasts() : nullptr;
+      if (V && (V->getType()->isPointerType() || V->getType()->isArrayType())) {
+        S.error(S.SM.getExpansionLoc(L), "'faa' adds an integer, not '%0'")
+            << V->getType().getAsString();
+        S.note(S.SM.getExpansionLoc(L), "faa(p, v) adds the integer v to *p and returns "
+                                        "what *p held");
+      }
       return true;
+    }
     S.error(At, "'faa' needs a pointer to an integer object, not '%0'") << T.getAsString();
     S.note(At, "faa atomically adds to an integer (int, unsigned, long, size_t, ...); "
                "guard other objects with a semaphore");

@@ -302,6 +302,18 @@ bool DiagPrinter::isSemArgMismatch(const Diagnostic &Info) const {
   return StringRef(M).contains("to parameter of type 'parc_sem_t *'");
 }
 
+/// Clang's warning that faa's value is a pointer (`faa(&n, "a")`):
+/// FaaChecker (Checks.cpp) makes it an error that names faa.
+bool DiagPrinter::isFaaValueMismatch(const Diagnostic &Info) const {
+  if (Info.getID() != diag::ext_typecheck_convert_pointer_int || !Info.hasSourceManager())
+    return false;
+  const SourceManager &SM = Info.getSourceManager();
+  for (SourceLocation L = Info.getLocation(); L.isMacroID(); L = SM.getImmediateMacroCallerLoc(L))
+    if (Lexer::getImmediateMacroName(L, SM, LO) == "faa")
+      return true;
+  return false;
+}
+
 /// Clang's "expression result unused" about a statement that is the bare
 /// name `sync`: Checks.cpp says what is wrong with it (SyncNameChecker).
 bool DiagPrinter::isSyncNameUnused(const Diagnostic &Info) const {
@@ -396,6 +408,10 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   }
   if (Level == DiagnosticsEngine::Warning && isSyncNameUnused(Info))
     return;
+  if (Level == DiagnosticsEngine::Warning && isFaaValueMismatch(Info)) {
+    DropNotes = true;
+    return;
+  }
   if (Level == DiagnosticsEngine::Warning && isSemArgMismatch(Info)) {
     DropNotes = true; // "passing argument to parameter 's' here", in parc.h
     return;

@@ -77,6 +77,7 @@ private:
   bool isPreturnMismatch(const clang::Diagnostic &Info) const;
   bool isSemArgMismatch(const clang::Diagnostic &Info) const;
   bool isSyncNameUnused(const clang::Diagnostic &Info) const;
+  bool isFaaValueMismatch(const clang::Diagnostic &Info) const;
   clang::SourceLocation mapLoc(const clang::SourceManager &SM, clang::SourceLocation L,
                                bool &InMain) const;
 
