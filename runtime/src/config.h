@@ -30,6 +30,18 @@
 #endif
 
 /* Alternate signal stack used to report stack overflows. */
+/* The guard region below each envelope stack.  One page is not enough:
+ * code that parcc did not compile has no stack-clash probes, and a frame
+ * larger than the guard steps over it, into unmapped memory (a bare
+ * SIGSEGV) or into the envelope below it in its batch (its context and
+ * stack top, silently).  glibc's printf of a double with a precision of a
+ * few thousand did so by 8 KiB.  64 KiB is glibc's own alloca cutoff
+ * (__MAX_ALLOCA_CUTOFF).  It costs address space only: the region is a
+ * guard marker (Linux 6.13) or one PROT_NONE mapping, never memory. */
+#ifndef PARC_ENV_GUARD
+#define PARC_ENV_GUARD (64u * 1024u)
+#endif
+
 #ifndef PARC_ALTSTACK
 #define PARC_ALTSTACK (64u * 1024u)
 #endif

@@ -1,7 +1,7 @@
 /* context.c - user-level contexts: envelope stacks, the pool, switching, and
  * the stack-overflow report.
  *
- * An envelope is an mmap'd region [guard page | stack ... | parc_ctx]: the
+ * An envelope is an mmap'd region [guard | stack ... | parc_ctx]: the
  * context record sits at the top of its own stack mapping, so creating an
  * envelope costs a share of one mmap, one guard-page call (guard_page) and
  * no malloc.  Envelopes are pooled per processor and never unmapped (a
@@ -151,7 +151,13 @@ void parc_ctx_switch(parc_proc *p, parc_ctx *from, parc_ctx *to) {
 #endif
 }
 
-static size_t env_span(void) { return parc_rt.stack_size + parc_rt.page; }
+/* The guard region's size: PARC_ENV_GUARD, in whole pages. */
+static size_t env_guard(void) {
+  size_t pg = parc_rt.page;
+  return PARC_ENV_GUARD < pg ? pg : (PARC_ENV_GUARD + pg - 1) & ~(pg - 1);
+}
+
+static size_t env_span(void) { return parc_rt.stack_size + env_guard(); }
 
 /* Cache colouring.  What a blocked activity keeps hot is its record and the
  * frames below it, about 1 KiB at the top of its stack.  With every stack
@@ -169,7 +175,7 @@ static size_t env_span(void) { return parc_rt.stack_size + parc_rt.page; }
 /* Carve envelope k out of a mapping holding n of them. */
 static parc_ctx *env_carve(char *map, size_t span, int k) {
   char *base = map + (size_t)k * span;
-  char *lo = base + parc_rt.page;
+  char *lo = base + env_guard();
   char *top = base + span;
   static int ids; /* trace envelope ids (0 is main's stack): relaxed RMW */
   int id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
@@ -222,16 +228,18 @@ static _Noreturn void env_oom(const parc_site *s, const char *what, int err) {
 #endif
 static int guard_by_mprotect; /* relaxed: every thread that finds out stores 1 */
 
-/* Make the page at `at` a guard page; returns 0 or an errno value. */
+/* Make the guard region at `at` (env_guard) faulting; returns 0 or an
+ * errno value. */
 static int guard_page(char *at) {
+  size_t g = env_guard();
   if (!__atomic_load_n(&guard_by_mprotect, __ATOMIC_RELAXED)) {
-    if (madvise(at, parc_rt.page, MADV_GUARD_INSTALL) == 0)
+    if (madvise(at, g, MADV_GUARD_INSTALL) == 0)
       return 0;
     if (errno != EINVAL)
       return errno;
     __atomic_store_n(&guard_by_mprotect, 1, __ATOMIC_RELAXED);
   }
-  return mprotect(at, parc_rt.page, PROT_NONE) == 0 ? 0 : errno;
+  return mprotect(at, g, PROT_NONE) == 0 ? 0 : errno;
 }
 
 /* A batch of n envelopes in one call each (Linux 6.13+: process_madvise on
@@ -256,11 +264,11 @@ static int batch_guard(char *map, size_t span, int n) {
   struct iovec v[PARC_ENV_BATCH_MAX];
   if (n > PARC_ENV_BATCH_MAX)
     return 0;
-  size_t pg = parc_rt.page;
+  size_t pg = parc_rt.page, g = env_guard();
   for (int k = 0; k < n; k++)
-    v[k] = (struct iovec){map + (size_t)k * span, pg};
+    v[k] = (struct iovec){map + (size_t)k * span, g};
   long r = syscall(SYS_process_madvise, PARC_PIDFD_SELF, v, (size_t)n, MADV_GUARD_INSTALL, 0u);
-  if (r != (long)(pg * (size_t)n)) {
+  if (r != (long)(g * (size_t)n)) {
     if (r < 0)
       __atomic_store_n(&batch_unsupported, 1, __ATOMIC_RELAXED);
     return 0; /* guard_page installs them (installing one twice is harmless) */
@@ -531,7 +539,8 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
     }
     overflow_exit(buf, n);
   }
-  if (c && c->stack_lo && addr >= c->stack_lo - parc_rt.page && addr < c->stack_lo) {
+  size_t guard = c && c->is_env ? env_guard() : parc_rt.page;
+  if (c && c->stack_lo && addr >= c->stack_lo - guard && addr < c->stack_lo) {
     char buf[512];
     int n;
     parc_batch *b = c->cur_act;
