@@ -23,7 +23,10 @@
  * Writing.  The file is opened when the environment is read (a bad path
  * fails before main, exit 2) and written by an atexit handler, or by
  * parc_fatal before an error exit.  Segments still open on the exiting
- * context are closed then, marked `unfinished` (the root's is not).
+ * context are closed then, marked `unfinished` (the root's is not).  The
+ * file covers the run up to that moment: events that other processors
+ * record later are left out, and a slice that ends later is cut there and
+ * marked `unfinished`.
  * Nothing is written from signal handlers (a stack overflow report).
  */
 #define _GNU_SOURCE
@@ -459,10 +462,21 @@ void parc_trace_flush(void) {
          c = __atomic_load_n(&c->next, __ATOMIC_ACQUIRE)) {
       uint32_t n = __atomic_load_n(&c->n, __ATOMIC_ACQUIRE);
       for (uint32_t i = 0; i < n; i++) {
-        if (c->ev[i].type == EV_KILL2)
+        /* The trace ends at t, as the root's last segment does: other
+         * processors go on running (an exit() from an activity, here on
+         * another thread), and what they record after t is left out, a
+         * slice that ends after it cut at t and marked unfinished, or it
+         * would outlast the root slice that holds it (main's inline
+         * activities) and the slices would not nest. */
+        parc_tev e = c->ev[i];
+        if (e.type == EV_KILL2 || e.ts > t)
           continue;
+        if (e.type == EV_SLICE && e.dur > t - e.ts) {
+          e.dur = t - e.ts;
+          e.flags |= PARC_TRACE_UNFINISHED;
+        }
         fputs(",\n", f);
-        write_event(f, k, &c->ev[i], i + 1 < n ? &c->ev[i + 1] : NULL);
+        write_event(f, k, &e, i + 1 < n ? &c->ev[i + 1] : NULL);
       }
     }
   }
