@@ -201,13 +201,13 @@ static uint64_t envelopes_existing(void) {
 static _Noreturn void env_oom(const parc_site *s, const char *what, int err) {
   char where[320] = "";
   if (s)
-    snprintf(where, sizeof where, " (for activities of %s:%u:%u in %s)", s->file ? s->file : "?",
+    snprintf(where, sizeof where, " for activities of %s:%u:%u in %s", s->file ? s->file : "?",
              s->line, s->col, s->func ? s->func : "?");
   parc_fatal(1,
-             "out of memory for activity stacks: cannot %s an envelope of %zu KiB: %s; "
-             "%llu envelopes exist, one per activity blocked at once%s%s",
-             what, parc_rt.stack_size / 1024, strerror(err),
-             (unsigned long long)envelopes_existing(), where,
+             "out of memory for activity stacks: cannot %s an envelope of %zu KiB%s: %s; "
+             "%llu envelopes exist (each activity blocked at once keeps one)%s",
+             what, parc_rt.stack_size / 1024, where, strerror(err),
+             (unsigned long long)envelopes_existing(),
              err == ENOMEM && !strcmp(what, "protect")
                  ? " (the process has too many memory mappings: see /proc/sys/vm/max_map_count)"
                  : "; a smaller PARC_STACK_SIZE may help");

@@ -12,7 +12,7 @@
 // Several processors run out at once; the message comes once (it came twice
 // in about one run of eight at P = 4).
 // RUN: sh -c 'ulimit -v 3000000; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24; do env PARC_NPROCS=4 PARC_STACK_SIZE=256M %t 2>&1 | grep -c "parc: error"; done' | sort | uniq -c | %FileCheck %s --check-prefix=ONCE
-// CHECK: parc: error: out of memory for activity stacks: cannot map an envelope of 262144 KiB: Cannot allocate memory; {{[0-9]+}} envelopes exist, one per activity blocked at once (for activities of oom.pc:3:3 in main); a smaller PARC_STACK_SIZE may help
+// CHECK: parc: error: out of memory for activity stacks: cannot map an envelope of 262144 KiB for activities of oom.pc:3:3 in main: Cannot allocate memory; {{[0-9]+}} envelopes exist (each activity blocked at once keeps one); a smaller PARC_STACK_SIZE may help
 // CHECK-NOT: done
 // CHECK: status=1
 // OK: done
