@@ -505,6 +505,12 @@ static char *fault_sp(void *ucv) {
  * (the overflowing one may, in the middle of a printf: then its buffer is
  * written as it stands). */
 static void overflow_exit(const char *msg, int n) {
+  /* Two processors that overflow at once would print the report twice:
+   * the second waits for the first one's _exit, which ends every thread. */
+  static int reporting;
+  if (__atomic_exchange_n(&reporting, 1, __ATOMIC_ACQ_REL))
+    for (;;)
+      pause();
   if (n > 0 && write(2, msg, (size_t)n) < 0) {
     /* nothing more can be done in a signal handler */
   }
