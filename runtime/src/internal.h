@@ -107,7 +107,6 @@ PARC_INTERNAL _Noreturn void parc_fatal_site(const parc_site *site, const char *
 PARC_INTERNAL _Noreturn void parc_fatal_foreign(const parc_site *site);
 PARC_INTERNAL _Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem,
                                                   const parc_wait_site *site);
-PARC_INTERNAL _Noreturn void parc_fatal_reinit_sem(const void *sem, const void *waiter);
 PARC_INTERNAL _Noreturn void parc_assert_fail(const char *cond, const char *file, int line,
                                               const char *func);
 #define PARC_ASSERT(c)                                                         \

@@ -1916,20 +1916,6 @@ void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site
              call, sem, what);
 }
 
-/* parc_sem_init on a semaphore that a context waits on (semaphore.c): the
- * waiter would stay parked in a queue the new value knows nothing of, and
- * the program ended in a deadlock report that said it waited on a
- * semaphore holding units.  `waiter` is the oldest waiting context. */
-void parc_fatal_reinit_sem(const void *sem, const void *waiter) {
-  parc_proc *p = parc_self();
-  char what[2200], whom[2200];
-  describe_activity(what, sizeof what, p && p->cur ? p->cur->cur_act : NULL);
-  describe_activity(whom, sizeof whom, ((const parc_ctx *)waiter)->cur_act);
-  parc_fatal(1, "parc_sem_init on the semaphore at %p, which %s waits on (in %s): "
-                "initialise a semaphore once, before its first parc_P",
-             sem, whom, what);
-}
-
 void parc_deadlock(void) {
   enum { MAX_NOTES = 16, MAX_SEEN = 64 };
   FILE *f = stderr;

@@ -80,15 +80,6 @@ static inline void set_units(parc_sem_rt *r, int v) {
 
 void parc_sem_init(parc_sem_t *s, int value) {
   parc_sem_rt *r = sem_of(s);
-  if (r->magic == PARC_SEM_MAGIC) {
-    /* Initialised before: its lock word is a lock, and a waiter in its
-     * queue would be lost to the new value. */
-    parc_spin_lock(&r->lock);
-    parc_ctx *w = r->head;
-    parc_spin_unlock(&r->lock);
-    if (PARC_UNLIKELY(w))
-      parc_fatal_reinit_sem(s, w);
-  }
   r->lock.v = 0;
   set_units(r, value);
   r->nwoken = 0;

@@ -108,11 +108,6 @@ _Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem, const parc
   fail("a semaphore parc_sem_init did not set up", running);
   abort();
 }
-_Noreturn void parc_fatal_reinit_sem(const void *sem, const void *waiter) {
-  (void)sem, (void)waiter;
-  fail("parc_sem_init on a semaphore with a waiter", running);
-  abort();
-}
 _Noreturn void parc_fatal_foreign(const parc_site *site) {
   (void)site;
   fail("parc_P outside the runtime", running);
