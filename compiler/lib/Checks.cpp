@@ -15,6 +15,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <algorithm>
 #include <optional>
 
 using namespace clang;
@@ -1110,9 +1111,23 @@ public:
 /// macro (the back end then failed on an undeclared name).  An #include
 /// inside the activity itself moves with the activity's text and is fine.
 void checkIncludedMacros(Session &S) {
+  // The bodies of the functions with constructs: only an #include there
+  // and a use in the same body matter.  Most recorded expansions are of
+  // macros from headers included at file scope, and are passed over here
+  // without a look at every activity.
+  std::vector<std::pair<unsigned, unsigned>> Bodies;
+  for (const auto &F : S.M.Functions)
+    if (const Stmt *B = F->FD->getBody())
+      Bodies.push_back({S.offset(B->getBeginLoc()), S.offset(B->getEndLoc())});
   std::set<std::pair<unsigned, const IdentifierInfo *>> Said;
   SourceLocation Start = S.SM.getLocForStartOfFile(S.SM.getMainFileID());
   for (const MacroUses::Included &U : S.Macros.FromIncludes) {
+    auto Within = [&](unsigned Off, const std::pair<unsigned, unsigned> &R) {
+      return R.first <= Off && Off < R.second;
+    };
+    if (std::none_of(Bodies.begin(), Bodies.end(),
+                     [&](const auto &R) { return Within(U.Include, R) && Within(U.Use, R); }))
+      continue;
     const Activity *In = nullptr;
     unsigned InB = 0, InE = ~0u;
     for (const auto &CP : S.M.Constructs)
@@ -1122,10 +1137,6 @@ void checkIncludedMacros(Session &S) {
           In = A.get(), InB = B, InE = E;
       }
     if (!In || (InB <= U.Include && U.Include < InE))
-      continue;
-    const Stmt *Body = In->Owner->Func->getBody();
-    if (!Body || U.Include < S.offset(Body->getBeginLoc()) ||
-        U.Include >= S.offset(Body->getEndLoc()))
       continue;
     if (!Said.insert({U.Include, U.Name}).second)
       continue;
