@@ -223,6 +223,7 @@ struct Options {
   bool Verbose = false;
   bool Polls = true;
   bool StacklessSync = true;
+  bool OpenMP = false, OpenMPSimd = false, OpenACC = false; // what the back end honours
   bool MD = false, MMD = false, MP = false;
   std::string MF;
   std::vector<std::string> MT;
@@ -546,6 +547,18 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
     } else if (A.starts_with("-g")) {
       O.BackAndLink.push_back(A.str());
     } else if (A.starts_with("-f")) {
+      if (A == "-fopenmp" || A.starts_with("-fopenmp="))
+        O.OpenMP = true;
+      else if (A == "-fno-openmp")
+        O.OpenMP = false;
+      else if (A == "-fopenmp-simd")
+        O.OpenMPSimd = true;
+      else if (A == "-fno-openmp-simd")
+        O.OpenMPSimd = false;
+      else if (A == "-fopenacc")
+        O.OpenACC = true;
+      else if (A == "-fno-openacc")
+        O.OpenACC = false;
       if (frontEndF(A)) {
         O.Front.push_back(A.str());
         O.BackCompile.push_back(A.str());
@@ -900,6 +913,9 @@ FrontendOptions Job::frontFor(const Input &In, const std::string &Obj, std::stri
   F.ClangPath = PARCC_CLANG_PATH;
   F.Lower.Polls = O.Polls;
   F.Lower.StacklessSync = O.StacklessSync;
+  F.Lower.OpenMP = O.OpenMP;
+  F.Lower.OpenMPSimd = O.OpenMPSimd;
+  F.Lower.OpenACC = O.OpenACC;
   F.PreprocessFlags = O.PreprocessFlags;
   if (O.M == Mode::Link || O.M == Mode::Compile || O.M == Mode::Assemble)
     F.BackEnd = questions(In);

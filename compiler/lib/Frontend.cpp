@@ -28,6 +28,8 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Lookup.h"
+#include "clang/Sema/Sema.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -274,9 +276,43 @@ public:
     }
   }
 
+  void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind Kind) override {
+    if (Kind == PIK_HashPragma && Loc.isFileID() && SM.isWrittenInMainFile(Loc))
+      Out.Pragmas.push_back(SM.getFileOffset(Loc));
+  }
+
 private:
   SourceManager &SM;
   MacroUses &Out;
+};
+
+/// Marks the variables that a directive the back end honours names
+/// (`#pragma omp parallel for num_threads(n)` under -fopenmp) as used on
+/// purpose: the front end parses C without OpenMP, and would call n unused
+/// where the back end uses it.  The names are looked up in the parser's
+/// scope at the directive, as the back end will.
+class DirectiveRecorder : public PPCallbacks {
+public:
+  DirectiveRecorder(CompilerInstance &CI, const LowerOptions &O) : CI(CI), O(O) {}
+  void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind Kind) override {
+    if (Kind != PIK_HashPragma || !Loc.isFileID() || !CI.hasSema())
+      return;
+    Directive D = readDirective(CI.getSourceManager(), CI.getLangOpts(), Loc);
+    if (!D.honoured(O))
+      return;
+    Sema &S = CI.getSema();
+    for (const Token &T : D.Names) {
+      IdentifierInfo &II = CI.getPreprocessor().getIdentifierTable().get(T.getRawIdentifier());
+      if (auto *V = dyn_cast_or_null<VarDecl>(
+              S.LookupSingleName(S.getCurScope(), &II, T.getLocation(), Sema::LookupOrdinaryName)))
+        if (!V->hasAttr<UnusedAttr>())
+          V->addAttr(UnusedAttr::CreateImplicit(S.Context));
+    }
+  }
+
+private:
+  CompilerInstance &CI;
+  const LowerOptions &O;
 };
 
 /// Forwards the user's #include, #embed, #if and #elif to BackEndFeatures.
@@ -367,6 +403,8 @@ protected:
     PP.addPPCallbacks(
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
     PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
+    if (St.Lower.OpenMP || St.Lower.OpenMPSimd || St.Lower.OpenACC)
+      PP.addPPCallbacks(std::make_unique<DirectiveRecorder>(CI, St.Lower));
     St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager());
     PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, PP));
     watchTokens(PP, St.Macros, *St.Features);

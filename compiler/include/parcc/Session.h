@@ -50,6 +50,9 @@ struct MacroUses {
     const clang::IdentifierInfo *Name;
   };
   std::vector<Included> FromIncludes;
+  /// The B1 offsets of the `#` of every `#pragma` in the file (Checks.cpp,
+  /// checkDirectiveNames).
+  std::vector<unsigned> Pragmas;
 };
 
 struct LowerOptions {
@@ -62,6 +65,10 @@ struct LowerOptions {
   /// __PARCC__ is defined where the file starts (not undone by -U): the
   /// emitted C defines it too, for the conditionals left to the back end.
   bool DefinesParcc = true;
+  /// The back end honours `#pragma omp` (-fopenmp), only its simd
+  /// directives (-fopenmp-simd), `#pragma acc` (-fopenacc): a directive in
+  /// an activity must not name a variable the activity shares.
+  bool OpenMP = false, OpenMPSimd = false, OpenACC = false;
 };
 
 /// One translation unit on its way through analysis, checks and lowering.
