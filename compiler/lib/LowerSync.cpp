@@ -85,7 +85,13 @@ public:
     // alloca's memory lives until the body function returns, which it
     // does at a suspending sync: the resumed activity would read a stack
     // the next activity of the batch has reused.
-    if (const FunctionDecl *FD = CE->getDirectCallee())
+    if (const FunctionDecl *FD = CE->getDirectCallee()) {
+      // setjmp's buffer holds the body function's stack pointer: a
+      // longjmp after a suspending sync would return into a frame that
+      // is gone (the stack form keeps the activity's stack).
+      unsigned ID = FD->getBuiltinID();
+      if (FD->hasAttr<ReturnsTwiceAttr>() || (ID && S.Ctx.BuiltinInfo.isReturnsTwice(ID)))
+        Ok = false;
       switch (FD->getBuiltinID()) {
       case Builtin::BIalloca:
       case Builtin::BI_alloca:
@@ -98,6 +104,7 @@ public:
       default:
         break;
       }
+    }
     return true;
   }
   bool VisitCompoundLiteralExpr(CompoundLiteralExpr *E) {
