@@ -33,7 +33,8 @@
 //     parc_hi_ = parc_chunk_lo(niter, parc_self_->total, parc_k_ + 1);
 //     for (;;) {
 //       if (parc_hi_ - parc_j_ >= PARC_BLOCK) {
-//         for (unsigned parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++)
+//         unsigned parc_b_;
+//         for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++)
 //           { int i = ...(parc_j_); BODY }
 //       } else {
 //         for (; parc_j_ < parc_hi_; parc_j_++) { int i = ...(parc_j_); BODY }
@@ -148,7 +149,9 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   // indentation Pad: a full block is a loop of constant trip count.
   auto Blocks = [&](const std::string &Pad, const char *J, const char *Hi, const char *Full) {
     std::string In = Pad + "    ";
-    return Pad + "if (" + Full + ") {\n" + Pad + "  for (unsigned parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, " +
+    // (parc_b_ declared apart: C89 has no declaration in a for.)
+    return Pad + "if (" + Full + ") {\n" + Pad + "  unsigned parc_b_;\n" + Pad +
+           "  for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, " +
            J + "++) {\n" + Iter(In.c_str(), J) + O.activityText(A) + Pad + "  }\n" + Pad +
            "} else {\n" + Pad + "  for (; " + J + " < " + Hi + "; " + J + "++) {\n" +
            Iter(In.c_str(), J) + O.activityText(A) + Pad + "  }\n" + Pad + "}\n";

@@ -204,7 +204,8 @@ static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
  *       parc_hi_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_ + 1);
  *       for (;;) {
  *         if (parc_hi_ - parc_j_ >= PARC_BLOCK) {
- *           for (unsigned parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++) {
+ *           unsigned parc_b_;
+ *           for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++) {
  *             int j = (int)parc_iter(parc_from_, 1ULL, parc_j_);
  *             (void)j;
  *             { ...user body... }
@@ -228,7 +229,8 @@ static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
  *     __UINT64_TYPE__ parc_k_, parc_stop_;
  *     while (parc_next_block(parc_self_, &parc_k_, &parc_stop_)) {
  *       if (parc_stop_ - parc_k_ == PARC_BLOCK) {
- *         for (unsigned parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_k_++) {
+ *         unsigned parc_b_;
+ *         for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_k_++) {
  *           int i = (int)parc_iter(parc_from_, 1ULL, parc_k_); (void)i;
  *           { ...user body... }
  *         }
