@@ -17,6 +17,7 @@
 //
 //   int m[r][c];      field: void *m; __UINT64_TYPE__ parc_dim_m_0_, parc_dim_m_1_;
 //                     init:  &m, sizeof(m) / sizeof((m)[0]), sizeof((m)[0]) / sizeof(((m)[0])[0])
+//                            (each division guarded against an element of size 0)
 //                     body:  int (*parc_p_m_)[parc_env_->parc_dim_m_0_][parc_env_->parc_dim_m_1_]
 //                                = parc_env_->m;           uses: (*parc_p_m_)[i][j]
 //
@@ -183,8 +184,12 @@ static void measureDims(const Session &S, QualType T, std::string Path,
                         std::vector<std::string> &Out) {
   while (T->isVariablyModifiedType()) {
     if (const ArrayType *AT = S.Ctx.getAsArrayType(T)) {
+      // An element of size 0 (`int a[n][m]` with m == 0, which gcc and
+      // clang allow) leaves the dimension unknowable, and dividing by it
+      // stopped the program (SIGFPE): 0 then, the array's size either way.
       if (isa<VariableArrayType>(AT))
-        Out.push_back("sizeof(" + Path + ") / sizeof((" + Path + ")[0])");
+        Out.push_back("(sizeof((" + Path + ")[0]) ? sizeof(" + Path + ") / sizeof((" + Path +
+                      ")[0]) : 0)");
       Path = "(" + Path + ")[0]";
       T = AT->getElementType();
       continue;
@@ -454,11 +459,12 @@ bool Outliner::rewriteCaptures() {
         continue;
       }
       // `register x = 1;` declares an int: keep a specifier in its place.
+      // With another word (`int register x`) blanks do: `int auto x` is
+      // an error in C23, where auto before the name infers the type.
       unsigned Words = 0;
       for (const Session::RawToken &T : S.lexRange(BO, EO))
         Words += T.Kind == tok::raw_identifier;
-      const char *Instead = isa<ParmVarDecl>(V) ? (Words > 1 ? "        " : "int     ")
-                                                : "auto    ";
+      const char *Instead = Words > 1 ? "        " : isa<ParmVarDecl>(V) ? "int     " : "auto    ";
       S.Edits.replace(Off, Off + 8, Instead);
     }
   return Ok;

@@ -256,9 +256,13 @@ void checkConstructs(Session &S) {
         Zero = V.isZero();
         Conv = llvm::APSInt(V.extOrTrunc(Width), Unsigned);
         // As C's -Wconstant-conversion: -1 for an unsigned index is the
-        // type's maximum on purpose, 300 for an unsigned char is not.
+        // type's maximum on purpose, 300 for an unsigned char is not.  But
+        // FROM -1 for an unsigned index starts at the maximum, and the range
+        // is empty or one value: not what a user writing -1 means.
         Changed = !llvm::APSInt::isSameValue(V, Conv) &&
-                  !(Negative && Unsigned && V.getSignificantBits() <= Width);
+                  !(Negative && Unsigned && V.getSignificantBits() <= Width && I != 0);
+        if (T->isBooleanType())
+          Changed = !V.isZero() && !V.isOne();
       } else {
         const llvm::APFloat &F = R.Val.getFloat();
         if (F.isNaN() || F.isInfinity())
@@ -266,15 +270,24 @@ void checkConstructs(Session &S) {
         Negative = F.isNegative() && !F.isZero();
         Zero = F.isZero();
         bool Exact;
-        if (F.convertToInteger(Conv, llvm::APFloat::rmTowardZero, &Exact) &
-            llvm::APFloat::opInvalidOp)
-          continue; // out of the type's range: undefined, nothing to tell
+        if (!T->isBooleanType() &&
+            F.convertToInteger(Conv, llvm::APFloat::rmTowardZero, &Exact) &
+                llvm::APFloat::opInvalidOp) {
+          // Out of the type's range: the conversion is undefined (gcc
+          // makes 1e30 INT_MAX, two billion activities).
+          S.report(BL, DiagnosticsEngine::Warning,
+                   "%0 of '%1' is outside the range of index '%2' of type %3: the conversion "
+                   "is undefined")
+              << Part[I] << Kw << C.Index->getName() << T;
+          continue;
+        }
         Changed = !Exact;
+        if (T->isBooleanType())
+          Changed = !Zero && !(F.compare(llvm::APFloat(F.getSemantics(), 1)) ==
+                               llvm::APFloat::cmpEqual);
       }
-      if (T->isBooleanType()) {
+      if (T->isBooleanType())
         Conv = llvm::APSInt(llvm::APInt(Width, !Zero), Unsigned);
-        Changed = false;
-      }
       llvm::SmallString<24> ConvText;
       Conv.toString(ConvText);
       if (I != 2) {

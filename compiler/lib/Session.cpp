@@ -136,6 +136,8 @@ std::string Session::printType(QualType T, StringRef Name) const {
   P.SuppressTagKeyword = false;
   P.AnonymousTagLocations = false;
   P.PrintCanonicalTypes = false;
+  // _Bool, not C23's bool: gcc before 13 has no bool keyword in -std=c2x.
+  P.Bool = false;
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   T.print(OS, P, Name);
