@@ -1,6 +1,7 @@
 //===- Diagnostics.cpp - diagnostics at the user's line and column --------===//
 #include "parcc/Diagnostics.h"
 
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/IdentifierTable.h"
@@ -380,6 +381,23 @@ static const char SyncStrayNote[] =
     "the barrier is the statement 'sync;', written out in the activity as 'sync' and ';', "
     "not through a macro";
 
+/// Puts the user's names back for the token pass's placeholders in Text.
+void DiagPrinter::unrename(std::string &Text) const {
+  if (!Renamed || Text.find("__parcc_u") == std::string::npos)
+    return;
+  for (const auto &[Placeholder, Name] : *Renamed)
+    for (size_t At = Text.find(Placeholder); At != std::string::npos;
+         At = Text.find(Placeholder, At)) {
+      size_t End = At + Placeholder.size();
+      if (End < Text.size() && isAsciiIdentifierContinue(Text[End])) {
+        At = End; // __parcc_u1 inside __parcc_u12
+        continue;
+      }
+      Text.replace(At, Placeholder.size(), Name);
+      At += Name.size();
+    }
+}
+
 void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
   // faa with one argument or three: Clang reports the macro call, notes
   // "macro 'faa' defined here", and then takes faa for an undeclared
@@ -451,6 +469,11 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
 
   SmallString<256> Msg;
   Info.FormatDiagnostic(Msg);
+  if (Renamed && !Renamed->empty()) {
+    std::string T = Msg.str().str();
+    unrename(T);
+    Msg = T;
+  }
   SourceLocation At = Info.getLocation();
   if (Msg.str().contains("parc_mark_"))
     nameKeywords(Msg);
@@ -542,6 +565,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
       break;
     }
     FixItHint N = H;
+    unrename(N.CodeToInsert);
     N.RemoveRange = H.RemoveRange.isTokenRange() ? CharSourceRange::getTokenRange(B, E)
                                                  : CharSourceRange::getCharRange(B, E);
     FixIts.push_back(N);

@@ -615,6 +615,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   Printer.setMap(&TP.Map);
   Printer.setPrelude(TP.PreludeBegin, TP.PreludeEnd);
   Printer.setPreturns(&TP.PreturnOffsets);
+  Printer.setRenamed(&TP.Renamed);
 
   setDepOutput(*Inv, Opts);
   Inv->getPreprocessorOpts().addRemappedFile(

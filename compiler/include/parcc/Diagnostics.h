@@ -65,6 +65,10 @@ public:
   }
   /// B1 offsets of the `return` tokens that stand for the user's preturn.
   void setPreturns(const std::vector<unsigned> *P) { Preturns = P; }
+  /// The token pass's placeholders for the user's names that look like
+  /// parcc's (`__parcc_u0` for `parc_x_`), with the names: messages and
+  /// fix-its name the user's.
+  void setRenamed(const std::vector<std::pair<std::string, std::string>> *R) { Renamed = R; }
 
   void BeginSourceFile(const clang::LangOptions &LO, const clang::Preprocessor *PP) override;
   void EndSourceFile() override;
@@ -96,6 +100,8 @@ private:
   /// for a type keyword: its later errors there are dropped (boundParen).
   std::set<unsigned> DroppedParens;
   const std::vector<unsigned> *Preturns = nullptr;
+  const std::vector<std::pair<std::string, std::string>> *Renamed = nullptr;
+  void unrename(std::string &Text) const;
   /// The last error or warning passed on, as its source manager, file
   /// location and text: a macro argument expanded twice (`TWICE(sync;)`)
   /// repeats it word for word at the same place, and the repeat is dropped
