@@ -28,6 +28,10 @@ const char *keywordOf(ConstructKind K) {
   return "";
 }
 
+const char *spellingOf(ConstructKind K) {
+  return K == ConstructKind::MappedLparfor ? "mapped lparfor" : keywordOf(K);
+}
+
 const char *abiKindOf(ConstructKind K) {
   switch (K) {
   case ConstructKind::Parblock:
@@ -255,7 +259,7 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
         R.Val.getInt() != 0)
       C->Kind = ConstructKind::MappedLparfor;
   }
-  const char *Kw = keywordOf(C->Kind);
+  const char *Kw = spellingOf(C->Kind);
 
   if (CS->getLBracLoc().isMacroID() || CS->getRBracLoc().isMacroID()) {
     M.InMacro.push_back(CS);

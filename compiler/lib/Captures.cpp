@@ -806,13 +806,23 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
   bool Ok = true;
   std::set<const DeclStmt *> MovedStmts;
   TranslationUnitDecl *TU = S.Ctx.getTranslationUnitDecl();
+  // The name that clashed, and whether with another local declaration
+  // moved to file scope (two functions' `struct pair`, or `enum { N = 3 }`)
+  // rather than with a file-scope one.
+  std::string ClashName;
+  bool ClashMoved = false;
   auto Conflict = [&](const NamedDecl *ND, bool Tag) {
     if (!ND->getIdentifier())
       return false;
     for (const NamedDecl *R : TU->lookup(ND->getDeclName()))
-      if (isa<TagDecl>(R) == Tag && R != ND)
+      if (isa<TagDecl>(R) == Tag && R != ND) {
+        ClashName = ND->getName().str(), ClashMoved = false;
         return true;
-    return !(Tag ? HoistedTags : HoistedNames).insert(ND->getName().str()).second;
+      }
+    if ((Tag ? HoistedTags : HoistedNames).insert(ND->getName().str()).second)
+      return false;
+    ClashName = ND->getName().str(), ClashMoved = true;
+    return true;
   };
   auto Fail = [&](const Decl *D, const char *Why, bool Local = false) {
     const auto *ND = cast<NamedDecl>(D);
@@ -828,6 +838,21 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       S.note(D->getLocation(), "include the file at file scope, before the function");
     else
       S.note(D->getLocation(), "declare the type at file scope");
+    Ok = false;
+  };
+  auto FailClash = [&](const Decl *D) {
+    if (!ClashMoved) {
+      Fail(D, "a declaration with the same name exists at file scope");
+      return;
+    }
+    const auto *ND = cast<NamedDecl>(D);
+    S.error(D->getLocation(), "cannot move local type '%0' to file scope for a parallel "
+                              "activity: '%1' is also declared by another local type that "
+                              "moves there")
+        << (ND->getIdentifier() ? ND->getName() : StringRef("<anonymous>")) << ClashName;
+    S.note(D->getLocation(), "parcc moves the local types that activities use to file "
+                             "scope, where one name can mean one thing: rename one of them, "
+                             "or declare a shared type once at file scope");
     Ok = false;
   };
 
@@ -883,7 +908,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       for (const Decl *X : DS->decls())
         CheckNames(X);
       if (Clash) {
-        Fail(D, "a declaration with the same name exists at file scope");
+        FailClash(D);
         continue;
       }
       std::string Text = S.Edits.render(B, E);
@@ -905,7 +930,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     }
     CheckNames(TD);
     if (Clash) {
-      Fail(D, "a declaration with the same name exists at file scope");
+      FailClash(D);
       continue;
     }
     std::string Name = TD->getIdentifier()

@@ -113,7 +113,7 @@ void checkJumps(Session &S) {
         // end every iteration of the construct.
         S.note(L, "to end only this iteration, skip the rest of the body (with 'if', or "
                   "'goto' a label at its end); 'pbreak' would end the whole '%0'")
-            << keywordOf(J.Act->Owner->Kind);
+            << spellingOf(J.Act->Owner->Kind);
       else
         S.note(L, "use 'pbreak' to leave a parallel construct");
       break;
@@ -186,7 +186,7 @@ void checkConstructs(Session &S) {
     const Construct &C = *CP;
     if (!C.Index)
       continue;
-    const char *Kw = keywordOf(C.Kind);
+    const char *Kw = spellingOf(C.Kind);
     QualType T = C.Index->getType();
     bool PointerIndex = T->isPointerType();
     if (!T->isIntegerType()) {
@@ -854,20 +854,20 @@ void checkPastEnd(Session &S, const Construct &C) {
     S.report(BL, DiagnosticsEngine::Warning,
              "TO of '%0' is inclusive: index '%1' reaches %2, one past the end of %3 "
              "(%2 elements)")
-        << keywordOf(C.Kind) << C.Index->getName() << std::to_string(Size) << Name;
+        << spellingOf(C.Kind) << C.Index->getName() << std::to_string(Size) << Name;
   else if (!Down)
     S.report(BL, DiagnosticsEngine::Warning,
              "TO of '%0' is inclusive: index '%1' reaches the size of %2, one past its end")
-        << keywordOf(C.Kind) << C.Index->getName() << Name;
+        << spellingOf(C.Kind) << C.Index->getName() << Name;
   else if (Size)
     S.report(BL, DiagnosticsEngine::Warning,
              "FROM of '%0' is the first value of index '%1': %2 is one past the end of %3 "
              "(%2 elements)")
-        << keywordOf(C.Kind) << C.Index->getName() << std::to_string(Size) << Name;
+        << spellingOf(C.Kind) << C.Index->getName() << std::to_string(Size) << Name;
   else
     S.report(BL, DiagnosticsEngine::Warning,
              "FROM of '%0' is the first value of index '%1': the size of %2 is one past its end")
-        << keywordOf(C.Kind) << C.Index->getName() << Name;
+        << spellingOf(C.Kind) << C.Index->getName() << Name;
   S.note(Found->getBeginLoc(), "%0 is indexed with '%1' here")
       << Name << C.Index->getName();
   const char *Part = Down ? "FROM is the first" : "TO is the last";
@@ -1476,7 +1476,7 @@ void checkInlineDefinitions(Session &S) {
       continue;
     S.error(CP->Block->getLBracLoc(), "'%0' cannot be used in '%1', an inline definition "
                                       "with external linkage")
-        << keywordOf(CP->Kind) << FD->getName();
+        << spellingOf(CP->Kind) << FD->getName();
     S.note(FD->getLocation(), "C forbids such a function to refer to the static functions "
                               "that parcc lowers the construct to; declare '%0' 'static "
                               "inline', or declare it 'extern' in this file to make this its "

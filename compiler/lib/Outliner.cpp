@@ -238,7 +238,7 @@ bool Outliner::lowerFunction(FunctionModel &F) {
       Spawn += "\n" + Directives + S.lineDirective(S.lineOf(E)) + S.columnPad(E);
     if (!S.Edits.collapse(B, E, Spawn)) {
       S.error(C->Block->getLBracLoc(), "internal error: cannot lower this '%0'")
-          << keywordOf(C->Kind);
+          << spellingOf(C->Kind);
       Ok = false;
     }
   }

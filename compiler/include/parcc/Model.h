@@ -26,6 +26,8 @@ enum class ConstructKind { Parblock, Parfor, Lparfor, MappedLparfor };
 
 /// The keyword as the user wrote it ("parblock", "parfor", "lparfor").
 const char *keywordOf(ConstructKind K);
+/// The construct as messages name it: "mapped lparfor" for a mapped one.
+const char *spellingOf(ConstructKind K);
 /// The PARC_KIND_* enumerator of parc_abi.h.
 const char *abiKindOf(ConstructKind K);
 inline bool isLoop(ConstructKind K) { return K != ConstructKind::Parblock; }
