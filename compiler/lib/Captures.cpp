@@ -700,15 +700,39 @@ public:
     TraverseType(T->getUnderlyingExpr()->getType());
     return true;
   }
+  // An enumerator named in a moved type's array size or bit width, or in
+  // another enumerator's value: its enum moves too (`enum { N = 4 };
+  // struct buf { int v[N]; }`: the back end failed on 'N' undeclared).
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(E->getDecl()))
+      add(cast<Decl>(EC->getDeclContext()));
+    return true;
+  }
   void add(const Decl *D) {
     if (!D->getParentFunctionOrMethod() || !Out.insert(D))
       return;
-    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
-      TraverseType(TD->getUnderlyingType());
+    // The type as written (its TypeLoc) holds the size expressions, which
+    // the type itself does not keep.
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D)) {
+      if (const TypeSourceInfo *TSI = TD->getTypeSourceInfo())
+        TraverseTypeLoc(TSI->getTypeLoc());
+      else
+        TraverseType(TD->getUnderlyingType());
+    }
     if (const auto *RD = dyn_cast<RecordDecl>(D))
       if (const RecordDecl *Def = RD->getDefinition())
-        for (const FieldDecl *F : Def->fields())
-          TraverseType(F->getType());
+        for (const FieldDecl *F : Def->fields()) {
+          if (const TypeSourceInfo *TSI = F->getTypeSourceInfo())
+            TraverseTypeLoc(TSI->getTypeLoc());
+          else
+            TraverseType(F->getType());
+          if (Expr *W = F->getBitWidth())
+            TraverseStmt(W);
+        }
+    if (const auto *ED = dyn_cast<EnumDecl>(D))
+      for (const EnumConstantDecl *EC : ED->enumerators())
+        if (const Expr *Init = EC->getInitExpr())
+          TraverseStmt(const_cast<Expr *>(Init));
   }
   llvm::SetVector<const Decl *> &Out;
 };
