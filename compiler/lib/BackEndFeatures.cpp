@@ -106,9 +106,142 @@ bool BackEndFeatures::userWritten(SourceLocation L) const {
   return S.isValid() && !SM.isInSystemHeader(S) && !SM.isInSystemHeader(SM.getExpansionLoc(L));
 }
 
+/// Does a condition ask which compiler reads it, directly or through the
+/// user's macros (`#define HAS(x) __has_builtin(x)`)?
+bool BackEndFeatures::asksCompiler(SourceLocation From, Preprocessor &PP) const {
+  static const char *const Words[] = {
+      "__has_builtin", "__has_feature",     "__has_extension",     "__has_attribute",
+      "__has_c_attribute", "__is_identifier", "__clang__",         "__clang_major__",
+      "__clang_minor__",   "__clang_version__", "__llvm__",        "__BITINT_MAXWIDTH__",
+      "__GNUC__",          "__GNUC_MINOR__",    "__apple_build_version__"};
+  auto Asks = [](StringRef W) {
+    return std::find(std::begin(Words), std::end(Words), W) != std::end(Words);
+  };
+  // From the directive's word: the condition's range can begin after a
+  // builtin macro such as __has_builtin.
+  SourceLocation B = SM.getExpansionLoc(From);
+  if (B.isInvalid())
+    return false;
+  auto [FID, Off] = SM.getDecomposedLoc(B);
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(FID, &Invalid);
+  if (Invalid)
+    return false;
+  const LangOptions &LO = PP.getLangOpts();
+  Lexer Raw(SM.getLocForStartOfFile(FID), LO, Buf.begin(), Buf.begin() + Off, Buf.end());
+  std::vector<const MacroInfo *> Todo;
+  std::set<const MacroInfo *> Seen;
+  Token T;
+  for (bool First = true;; First = false) {
+    Raw.LexFromRawLexer(T);
+    if (T.is(tok::eof) || (!First && T.isAtStartOfLine()))
+      break;
+    if (!T.is(tok::raw_identifier))
+      continue;
+    StringRef W = T.getRawIdentifier();
+    if (Asks(W))
+      return true;
+    if (const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(W)))
+      Todo.push_back(MI);
+  }
+  while (!Todo.empty() && Seen.size() < 64) {
+    const MacroInfo *MI = Todo.back();
+    Todo.pop_back();
+    if (!Seen.insert(MI).second)
+      continue;
+    for (const Token &K : MI->tokens())
+      if (const IdentifierInfo *II = K.getIdentifierInfo()) {
+        if (Asks(II->getName()))
+          return true;
+        if (const MacroInfo *Next = PP.getMacroInfo(const_cast<IdentifierInfo *>(II)))
+          Todo.push_back(Next);
+      }
+  }
+  return false;
+}
+
+/// Does the emitted C keep the conditional at Hash for the back end?
+/// Those of headers, always; those of the file itself unless they hold a
+/// construct (the front end then decides them: reference.md, "Predefined
+/// macros and conditionals").  Read raw from the #if to its #endif.
+bool BackEndFeatures::keptForBackEnd(SourceLocation Hash, const LangOptions &LO) const {
+  if (!SM.isWrittenInMainFile(Hash))
+    return true;
+  auto [FID, Off] = SM.getDecomposedLoc(Hash);
+  StringRef Buf = SM.getBufferData(FID);
+  // From the start of the directive's line: its '#' and 'if' count too.
+  size_t Line = Buf.rfind('\n', Off);
+  Line = Line == StringRef::npos ? 0 : Line + 1;
+  Lexer Raw(SM.getLocForStartOfFile(FID), LO, Buf.begin(), Buf.begin() + Line, Buf.end());
+  Token T;
+  unsigned Depth = 0;
+  bool Directive = false;
+  for (Raw.LexFromRawLexer(T); T.isNot(tok::eof); Raw.LexFromRawLexer(T)) {
+    if (T.is(tok::hash) && T.isAtStartOfLine()) {
+      Directive = true;
+      continue;
+    }
+    if (!T.is(tok::raw_identifier)) {
+      Directive = false;
+      continue;
+    }
+    StringRef W = T.getRawIdentifier();
+    if (Directive) {
+      Directive = false;
+      if (W == "if" || W == "ifdef" || W == "ifndef")
+        ++Depth;
+      else if (W == "endif" && --Depth == 0)
+        return true;
+      continue;
+    }
+    if (W == "parblock" || W == "parfor" || W == "lparfor" || W == "epar" || W == "pbreak" ||
+        W == "preturn")
+      return false;
+  }
+  return true;
+}
+
+void BackEndFeatures::openConditional(SourceLocation Hash, SourceLocation Cond,
+                                      Preprocessor &PP) {
+  bool Asks = Hash.isValid() && Hash.isFileID() && asksCompiler(Cond, PP) &&
+              keptForBackEnd(Hash, PP.getLangOpts());
+  Conds.push_back({Hash, Asks});
+}
+
+void BackEndFeatures::continueConditional(SourceLocation Cond, Preprocessor &PP) {
+  if (!Conds.empty() && !Conds.back().Asks && Conds.back().Begin.isValid() &&
+      Conds.back().Begin.isFileID() && asksCompiler(Cond, PP))
+    Conds.back().Asks = keptForBackEnd(Conds.back().Begin, PP.getLangOpts());
+}
+
+void BackEndFeatures::closeConditional(SourceLocation Endif) {
+  if (Conds.empty())
+    return;
+  Open C = Conds.back();
+  Conds.pop_back();
+  if (C.Asks && Endif.isValid())
+    AskedRanges.push_back({C.Begin, Endif});
+}
+
+/// Is L inside a conditional that asks which compiler this is?  While the
+/// preprocessor runs, the open ones tell; afterwards (scan), the ranges.
+bool BackEndFeatures::inCompilerConditional(SourceLocation L) const {
+  for (const Open &C : Conds)
+    if (C.Asks)
+      return true;
+  // Where the token was written counts too: `#if __has_builtin(b)` then
+  // `#define ROT b`, and ROT used after the #endif.
+  for (SourceLocation X : {SM.getExpansionLoc(L), SM.getSpellingLoc(L)})
+    for (const SourceRange &R : AskedRanges)
+      if (SM.isBeforeInTranslationUnit(R.getBegin(), X) &&
+          SM.isBeforeInTranslationUnit(X, R.getEnd()))
+        return true;
+  return false;
+}
+
 void BackEndFeatures::add(SourceLocation L, const std::string &What, const std::string &Example,
                           const char *Group) {
-  if (Seen.count(What) || !userWritten(L))
+  if (Seen.count(What) || !userWritten(L) || inCompilerConditional(L))
     return;
   Seen.insert(What);
   Uses.push_back({What, Example, L, Group});

@@ -328,12 +328,21 @@ public:
                       const LexEmbedParametersResult &) override {
     F.embed(HashLoc);
   }
-  void If(SourceLocation, SourceRange Cond, ConditionValueKind) override {
+  void If(SourceLocation Loc, SourceRange Cond, ConditionValueKind) override {
     F.condition(Cond, PP);
+    F.openConditional(Loc, Loc, PP);
   }
-  void Elif(SourceLocation, SourceRange Cond, ConditionValueKind, SourceLocation) override {
+  void Elif(SourceLocation Loc, SourceRange Cond, ConditionValueKind, SourceLocation) override {
     F.condition(Cond, PP);
+    F.continueConditional(Loc, PP);
   }
+  void Ifdef(SourceLocation Loc, const Token &Name, const MacroDefinition &) override {
+    F.openConditional(Loc, Name.getLocation(), PP);
+  }
+  void Ifndef(SourceLocation Loc, const Token &Name, const MacroDefinition &) override {
+    F.openConditional(Loc, Name.getLocation(), PP);
+  }
+  void Endif(SourceLocation Loc, SourceLocation) override { F.closeConditional(Loc); }
 
 private:
   BackEndFeatures &F;

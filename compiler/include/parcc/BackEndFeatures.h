@@ -54,6 +54,16 @@ public:
   /// The condition of an #if or #elif: C23's `true` and `false` there are
   /// 1 and 0, where a back end without them reads 0 for both.
   void condition(clang::SourceRange Cond, clang::Preprocessor &PP);
+  /// A conditional directive opens (#if, #ifdef, #ifndef at Hash; its
+  /// condition is read from Cond to the end of the line), goes on (#elif) or
+  /// ends (#endif).  Inside a conditional that asks which compiler this
+  /// is (__has_builtin, __clang__, ...) and that the emitted C keeps for
+  /// the back end, a feature is not reported: the back end chooses its
+  /// own branch (xxHash's `#if __has_builtin(__builtin_rotateleft32)`).
+  void openConditional(clang::SourceLocation Hash, clang::SourceLocation Cond,
+                       clang::Preprocessor &PP);
+  void continueConditional(clang::SourceLocation Cond, clang::Preprocessor &PP);
+  void closeConditional(clang::SourceLocation Endif);
   /// The features that only the AST shows (auto, fixed enums, ...).
   void scan(clang::ASTContext &Ctx);
   bool empty() const { return Uses.empty(); }
@@ -75,7 +85,20 @@ private:
     /// one way out.
     const char *Group;
   };
+  bool asksCompiler(clang::SourceLocation From, clang::Preprocessor &PP) const;
+  bool keptForBackEnd(clang::SourceLocation Hash, const clang::LangOptions &LO) const;
+  bool inCompilerConditional(clang::SourceLocation L) const;
+
   clang::SourceManager &SM;
+  /// Open conditionals: where each began, and whether it asks which
+  /// compiler this is (and is kept for the back end).
+  struct Open {
+    clang::SourceLocation Begin;
+    bool Asks;
+  };
+  std::vector<Open> Conds;
+  /// Closed conditionals that asked, for the AST's features (scan).
+  std::vector<clang::SourceRange> AskedRanges;
   std::vector<Use> Uses;
   std::set<std::string> Seen;
   std::vector<std::string> Headers; // "<stdbool.h>"
