@@ -710,6 +710,35 @@ private:
   bool Failed = false;
 };
 
+/// The back end's messages without gcc's notes about parcc's own
+/// -Wno-... (backEndQuietFlags) that it does not know ("cc1: note:
+/// unrecognized command-line option '-Wno-return-mismatch' may have been
+/// intended to silence earlier diagnostics"), which gcc adds to every
+/// error, and the "At top level:" line that introduces them.
+std::string withoutQuietFlagNotes(StringRef Said) {
+  SmallVector<StringRef, 16> Lines;
+  Said.split(Lines, '\n');
+  auto Quiet = [](StringRef L) {
+    if (!L.contains("note: unrecognized command-line option"))
+      return false;
+    for (const char *F : backEndQuietFlags())
+      if (StringRef(F) != "-w" && L.contains(F))
+        return true;
+    return false;
+  };
+  std::string Out;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    if (Quiet(Lines[I]))
+      continue;
+    if (Lines[I].ends_with("At top level:") && I + 1 < Lines.size() && Quiet(Lines[I + 1]))
+      continue;
+    Out += Lines[I].str();
+    if (I + 1 < Lines.size())
+      Out += "\n";
+  }
+  return Out;
+}
+
 std::string stemOf(StringRef Path) { return sys::path::stem(Path).str(); }
 
 /// The name of input Path in messages and in the objects made from it:
@@ -1163,12 +1192,15 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
   if (Dir.empty())
     return false;
   std::string Err = addTemp(Dir, "back-end-errors.txt");
+  // The redirection does not truncate: an earlier input's messages would
+  // be shown again with this one's.
+  sys::fs::remove(Err);
   bool Ok = R.run(A, false, {}, Err);
   StringRef Said;
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Err);
   if (Buf) {
     Said = (*Buf)->getBuffer();
-    errs() << Said;
+    errs() << withoutQuietFlagNotes(Said);
     errs().flush();
   }
   if (Ok)
@@ -1448,6 +1480,13 @@ int Job::run(const char *Argv0) {
       }
     }
     A.push_back(RuntimeLib);
+    // An executable exports the poll's two entries: a library it loads
+    // with dlopen, compiled by parcc, has weak stand-ins of its own, which
+    // its polls would read instead (a pbreak then waited for a loop there
+    // to end).  Exported, the executable's definitions are the ones.
+    if (!Shared)
+      for (const char *Sym : {"parc_kill_pending_", "parc_poll_slow"})
+        A.push_back(std::string("-Wl,--export-dynamic-symbol=") + Sym);
     // libparc-asan.a is built with UndefinedBehaviorSanitizer too: a plain
     // -fsanitize=address link would miss its __ubsan_handle_* entries.
     if (RuntimeLib == "-lparc-asan" && !Undefined)
