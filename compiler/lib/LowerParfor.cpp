@@ -222,7 +222,14 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   std::string F = "parc_f_" + Sx + "_", To = "parc_t_" + Sx + "_", St = "parc_s_" + Sx + "_";
   std::string N = "parc_n_" + Sx + "_";
   std::string Site = "&" + O.siteName(C);
-  auto Conv = [&](const Expr *B) { return "(" + W + ")(" + T + ")" + O.render(B); };
+  // A local typedef that only the header names (`typedef int myint;` then
+  // `parfor myint j; ...`): the parent's conversions name it, or gcc's
+  // -Wall calls it unused once the header is gone from the parent.
+  std::string CastT = T;
+  if (const auto *TT = C.Index->getType()->getAs<TypedefType>())
+    if (TT->getDecl()->getParentFunctionOrMethod() && !C.Index->getType().hasQualifiers())
+      CastT = S.printType(C.Index->getType());
+  auto Conv = [&](const Expr *B) { return "(" + W + ")(" + CastT + ")" + O.render(B); };
 
   if (Wide.isNull()) {
     Spawn = "{ " + W + " " + F + " = " + Conv(C.Bounds[0]) + ", " + To + " = " +
