@@ -53,10 +53,14 @@
 //     strict OP and a step of 1 (`u <= UINT_MAX` and `u >= 0` never end).  A
 //     shared variable in BOUND could only change under the loop through a
 //     data race.
+//   * a *countdown* while loop with a brief body: `while (n--)`, `while
+//     (n-- > 0)`, `while (n-- != 0)`, n as i above and written only there
+//     (`while (n--) *d++ = *s++;`).  It ends within n + 1 iterations, or
+//     at signed overflow, which is undefined.
 //
 // Placement:
 //   * loops: every loop polls, `(parc_poll(), cond)`, except counted loops
-//     with a brief body.  A loop around such a loop keeps its poll, so a
+//     and countdowns with a brief body.  A loop around such a loop keeps its poll, so a
 //     kill waits for one run of the innermost counted loop at most, not for
 //     the whole nest; `while (!flag) ;`, `for (;;)`, loops that call, loops
 //     on a shared or address-taken index all keep theirs.  A macro call in
@@ -326,6 +330,7 @@ public:
 
 private:
   bool counted(const ForStmt *L, const FunctionModel &F, Counted &C);
+  bool countdown(const WhileStmt *L, const FunctionModel &F);
   bool invariant(const Expr *E, const Stmt *Loop, const FunctionModel &F);
   bool countedCond(const Expr *Cond, Counted &C);
   bool briefElsewhere(const FunctionDecl *FD);
@@ -599,7 +604,39 @@ bool Planner::smallLoop(const Stmt *Loop, const FunctionModel &F) {
   return Trips <= SmallTrips && brief(L->getBody(), F);
 }
 
+/// `while (n--)`, `while (n-- > 0)`, `while (n-- != 0)`: a countdown of a
+/// local integer (at least int) private to the activity running the loop,
+/// never address-taken and written only there.  It ends as a counted loop
+/// does: within n + 1 iterations, or at signed overflow, which is undefined.
+bool Planner::countdown(const WhileStmt *L, const FunctionModel &F) {
+  const Expr *C = L->getCond()->IgnoreParens();
+  if (const auto *B = dyn_cast<BinaryOperator>(C)) {
+    Expr::EvalResult Zero;
+    if ((B->getOpcode() != BO_GT && B->getOpcode() != BO_NE) ||
+        !B->getRHS()->EvaluateAsInt(Zero, S.Ctx) || !Zero.Val.getInt().isZero())
+      return false;
+    C = B->getLHS();
+  }
+  const auto *U = dyn_cast<UnaryOperator>(C->IgnoreParenImpCasts());
+  if (!U || U->getOpcode() != UO_PostDec)
+    return false;
+  const VarDecl *V = refOf(U->getSubExpr());
+  if (!V)
+    return false;
+  QualType T = V->getType();
+  if (!V->hasLocalStorage() || T.isVolatileQualified() || T->isAtomicType() ||
+      !T->isIntegerType() || T->isBooleanType() || T->isEnumeralType() ||
+      S.Ctx.getTypeSize(T) < S.Ctx.getTypeSize(S.Ctx.IntTy))
+    return false;
+  auto LA = S.M.LoopAct.find(L);
+  if (LA == S.M.LoopAct.end() || S.M.declActivity(V) != LA->second)
+    return false;
+  return !taken(F, V) && !writes(L->getBody(), V);
+}
+
 bool Planner::pollFree(const Stmt *Loop, const FunctionModel &F) {
+  if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    return countdown(W, F) && brief(W->getCond(), F) && brief(W->getBody(), F);
   const auto *L = dyn_cast<ForStmt>(Loop);
   Counted C;
   return L && counted(L, F, C) && brief(L->getCond(), F) && brief(L->getInc(), F) &&
