@@ -57,6 +57,10 @@
 //     (n-- > 0)`, `while (n-- != 0)`, n as i above and written only there
 //     (`while (n--) *d++ = *s++;`).  It ends within n + 1 iterations, or
 //     at signed overflow, which is undefined.
+//   * a *counted* while loop with a brief body: `while (i OP BOUND)` as
+//     the counted for loop's, whose body steps i once in straight-line
+//     code (no branch, loop, jump, ?: && or ||), so every iteration does
+//     (`while (x < end) *y++ += 2.0f * *x++;`).
 //
 // Placement:
 //   * loops: every loop polls, `(parc_poll(), cond)`, except counted loops
@@ -289,6 +293,51 @@ bool neverRepeats(const Stmt *L, const ASTContext &Ctx) {
          !Value;
 }
 
+/// The steps of a while loop's body to variable V, for a counted while
+/// loop: straight-line code (no branch, loop, jump or conditional
+/// evaluation) that writes V once, by ++, --, += c or -= c.
+class StraightSteps : public RecursiveASTVisitor<StraightSteps> {
+public:
+  StraightSteps(const VarDecl *V, const ASTContext &Ctx) : V(V), Ctx(Ctx) {}
+  bool VisitStmt(Stmt *St) {
+    if (isa<IfStmt>(St) || isa<SwitchStmt>(St) || isa<ForStmt>(St) || isa<WhileStmt>(St) ||
+        isa<DoStmt>(St) || isa<ContinueStmt>(St) || isa<BreakStmt>(St) || isa<GotoStmt>(St) ||
+        isa<IndirectGotoStmt>(St) || isa<ReturnStmt>(St) || isa<LabelStmt>(St) ||
+        isa<StmtExpr>(St) || isa<AbstractConditionalOperator>(St) || isa<ChooseExpr>(St))
+      Ok = false;
+    if (const auto *B = dyn_cast<BinaryOperator>(St)) {
+      if (B->isLogicalOp())
+        Ok = false;
+      if (B->isAssignmentOp() && refOf(B->getLHS()) == V) {
+        const auto *CA = dyn_cast<CompoundAssignOperator>(B);
+        Expr::EvalResult R;
+        if (!CA || (CA->getOpcode() != BO_AddAssign && CA->getOpcode() != BO_SubAssign) ||
+            !CA->getRHS()->EvaluateAsInt(R, Ctx) || R.Val.getInt().getSignificantBits() > 32) {
+          Ok = false;
+        } else {
+          int64_t K = R.Val.getInt().getExtValue();
+          step(CA->getOpcode() == BO_AddAssign ? K : -K);
+        }
+      }
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(St))
+      if (U->isIncrementDecrementOp() && refOf(U->getSubExpr()) == V)
+        step(U->isIncrementOp() ? 1 : -1);
+    return Ok;
+  }
+  bool Ok = true;
+  unsigned Count = 0;
+  int64_t Step = 0;
+
+private:
+  void step(int64_t K) {
+    ++Count;
+    Step = K;
+  }
+  const VarDecl *V;
+  const ASTContext &Ctx;
+};
+
 /// The header of a counted for loop: `i OP bound` with `i += Step`.
 struct Counted {
   const VarDecl *Var = nullptr;
@@ -331,6 +380,7 @@ public:
 private:
   bool counted(const ForStmt *L, const FunctionModel &F, Counted &C);
   bool countdown(const WhileStmt *L, const FunctionModel &F);
+  bool countedWhile(const WhileStmt *L, const FunctionModel &F);
   bool invariant(const Expr *E, const Stmt *Loop, const FunctionModel &F);
   bool countedCond(const Expr *Cond, Counted &C);
   bool briefElsewhere(const FunctionDecl *FD);
@@ -634,9 +684,56 @@ bool Planner::countdown(const WhileStmt *L, const FunctionModel &F) {
   return !taken(F, V) && !writes(L->getBody(), V);
 }
 
+/// `while (i OP bound) { ... i++; ... }`: as a counted for loop, with the
+/// step written once in straight-line code of the body
+/// (`while (x < end) *y++ += 2.0f * *x++;`), so that every iteration
+/// makes it.
+bool Planner::countedWhile(const WhileStmt *L, const FunctionModel &F) {
+  Counted C;
+  const Expr *Cond = L->getCond()->IgnoreParens();
+  const auto *B = dyn_cast<BinaryOperator>(Cond);
+  if (!B || !B->isRelationalOp())
+    return false;
+  for (const Expr *Side : {B->getLHS(), B->getRHS()}) {
+    const VarDecl *V = readOf(Side);
+    if (!V)
+      continue;
+    StraightSteps Steps(V, S.Ctx);
+    Steps.TraverseStmt(const_cast<Stmt *>(L->getBody()));
+    if (!Steps.Ok)
+      return false;
+    if (Steps.Count != 1 || Steps.Step == 0)
+      continue;
+    C.Var = V;
+    C.Step = Steps.Step;
+    break;
+  }
+  if (!C.Var)
+    return false;
+  const VarDecl *V = C.Var;
+  QualType T = V->getType();
+  bool Pointer = T->isPointerType() && T->getPointeeType()->isObjectType();
+  bool Integer = T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType() &&
+                 S.Ctx.getTypeSize(T) >= S.Ctx.getTypeSize(S.Ctx.IntTy);
+  if (!V->hasLocalStorage() || T.isVolatileQualified() || T->isAtomicType() ||
+      !(Pointer || Integer))
+    return false;
+  auto LA = S.M.LoopAct.find(L);
+  if (LA == S.M.LoopAct.end() || S.M.declActivity(V) != LA->second)
+    return false;
+  if (taken(F, V) || writes(L->getCond(), V) || !countedCond(Cond, C))
+    return false;
+  bool Wraps = Integer && (T->isUnsignedIntegerType() ||
+                           S.Ctx.getLangOpts().isSignedOverflowDefined());
+  if (Wraps && ((C.Op != BO_LT && C.Op != BO_GT) || (C.Step != 1 && C.Step != -1)))
+    return false;
+  return invariant(C.Bound, L, F);
+}
+
 bool Planner::pollFree(const Stmt *Loop, const FunctionModel &F) {
   if (const auto *W = dyn_cast<WhileStmt>(Loop))
-    return countdown(W, F) && brief(W->getCond(), F) && brief(W->getBody(), F);
+    return (countdown(W, F) || countedWhile(W, F)) && brief(W->getCond(), F) &&
+           brief(W->getBody(), F);
   const auto *L = dyn_cast<ForStmt>(Loop);
   Counted C;
   return L && counted(L, F, C) && brief(L->getCond(), F) && brief(L->getInc(), F) &&
