@@ -98,6 +98,27 @@ private:
   std::function<void(SourceLocation, const char *, const char *)> Add;
 };
 
+/// The identifiers of a directive's line from From to its end, lexed raw
+/// (a comment there is no word), each handed to Each until it returns
+/// true.  Returns whether one did.
+bool directiveWords(const SourceManager &SM, const LangOptions &LO, SourceLocation From,
+                    llvm::function_ref<bool(const Token &)> Each) {
+  auto [FID, Off] = SM.getDecomposedLoc(From);
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(FID, &Invalid);
+  if (Invalid)
+    return false;
+  Lexer Raw(SM.getLocForStartOfFile(FID), LO, Buf.begin(), Buf.begin() + Off, Buf.end());
+  Token T;
+  for (bool First = true;; First = false) {
+    Raw.LexFromRawLexer(T);
+    if (T.is(tok::eof) || (!First && T.isAtStartOfLine()))
+      return false;
+    if (T.is(tok::raw_identifier) && Each(T))
+      return true;
+  }
+}
+
 } // namespace
 
 bool BackEndFeatures::userWritten(SourceLocation L) const {
@@ -122,28 +143,15 @@ bool BackEndFeatures::asksCompiler(SourceLocation From, Preprocessor &PP) const 
   SourceLocation B = SM.getExpansionLoc(From);
   if (B.isInvalid())
     return false;
-  auto [FID, Off] = SM.getDecomposedLoc(B);
-  bool Invalid = false;
-  StringRef Buf = SM.getBufferData(FID, &Invalid);
-  if (Invalid)
-    return false;
-  const LangOptions &LO = PP.getLangOpts();
-  Lexer Raw(SM.getLocForStartOfFile(FID), LO, Buf.begin(), Buf.begin() + Off, Buf.end());
   std::vector<const MacroInfo *> Todo;
   std::set<const MacroInfo *> Seen;
-  Token T;
-  for (bool First = true;; First = false) {
-    Raw.LexFromRawLexer(T);
-    if (T.is(tok::eof) || (!First && T.isAtStartOfLine()))
-      break;
-    if (!T.is(tok::raw_identifier))
-      continue;
-    StringRef W = T.getRawIdentifier();
-    if (Asks(W))
-      return true;
-    if (const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(W)))
-      Todo.push_back(MI);
-  }
+  if (directiveWords(SM, PP.getLangOpts(), B, [&](const Token &T) {
+        StringRef W = T.getRawIdentifier();
+        if (const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(W)))
+          Todo.push_back(MI);
+        return Asks(W);
+      }))
+    return true;
   while (!Todo.empty() && Seen.size() < 64) {
     const MacroInfo *MI = Todo.back();
     Todo.pop_back();
@@ -278,21 +286,13 @@ void BackEndFeatures::condition(SourceRange Cond, Preprocessor &PP) {
   // The condition as written, lexed raw to the end of the directive: its
   // range ends inside a macro's expansion when a macro is used there, and
   // a comment in it is no keyword.
-  auto [FID, Off] = SM.getDecomposedLoc(B);
-  StringRef Buf = SM.getBufferData(FID);
-  Lexer Raw(SM.getLocForStartOfFile(FID), LO, Buf.begin(), Buf.begin() + Off, Buf.end());
-  Token T;
-  for (bool First = true;; First = false) {
-    Raw.LexFromRawLexer(T);
-    if (T.is(tok::eof) || (!First && T.isAtStartOfLine()))
-      break;
-    if (!T.is(tok::raw_identifier))
-      continue;
+  directiveWords(SM, LO, B, [&](const Token &T) {
     StringRef Word = T.getRawIdentifier();
     // A macro of the user's by that name stands for it in either compiler.
     if ((Word == "true" || Word == "false") && !PP.isMacroDefined(Word))
       keyword(Word == "true" ? tok::kw_true : tok::kw_false, Word, T.getLocation());
-  }
+    return false;
+  });
 }
 
 void BackEndFeatures::token(const Token &T, Preprocessor &PP) {

@@ -381,6 +381,9 @@ private:
   bool counted(const ForStmt *L, const FunctionModel &F, Counted &C);
   bool countdown(const WhileStmt *L, const FunctionModel &F);
   bool countedWhile(const WhileStmt *L, const FunctionModel &F);
+  bool privateIndex(const Stmt *L, const FunctionModel &F, const clang::VarDecl *V,
+                    bool &Integer);
+  bool ends(const Stmt *L, const FunctionModel &F, const Counted &C, bool Integer);
   bool invariant(const Expr *E, const Stmt *Loop, const FunctionModel &F);
   bool countedCond(const Expr *Cond, Counted &C);
   bool briefElsewhere(const FunctionDecl *FD);
@@ -560,22 +563,34 @@ bool Planner::counted(const ForStmt *L, const FunctionModel &F, Counted &C) {
   if (!C.Var || C.Step == 0)
     return false;
 
-  const VarDecl *V = C.Var;
+  // Written only by the step.
+  bool Integer;
+  if (!privateIndex(L, F, C.Var, Integer) || writes(L->getCond(), C.Var) ||
+      writes(L->getBody(), C.Var) || !countedCond(L->getCond(), C))
+    return false;
+  return ends(L, F, C, Integer);
+}
+
+/// An index a counted loop may have: a local integer (at least int, so no
+/// promotion wraps it) or object pointer, neither volatile nor atomic,
+/// private to the activity running loop L and never address-taken.
+bool Planner::privateIndex(const Stmt *L, const FunctionModel &F, const VarDecl *V,
+                           bool &Integer) {
   QualType T = V->getType();
   bool Pointer = T->isPointerType() && T->getPointeeType()->isObjectType();
-  bool Integer = T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType() &&
-                 S.Ctx.getTypeSize(T) >= S.Ctx.getTypeSize(S.Ctx.IntTy);
+  Integer = T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType() &&
+            S.Ctx.getTypeSize(T) >= S.Ctx.getTypeSize(S.Ctx.IntTy);
   if (!V->hasLocalStorage() || T.isVolatileQualified() || T->isAtomicType() ||
       !(Pointer || Integer))
     return false;
-  // Private to the activity running the loop, and written only by the step.
   auto LA = S.M.LoopAct.find(L);
-  if (LA == S.M.LoopAct.end() || S.M.declActivity(V) != LA->second)
-    return false;
-  if (taken(F, V) || writes(L->getCond(), V) || writes(L->getBody(), V))
-    return false;
-  if (!countedCond(L->getCond(), C))
-    return false;
+  return LA != S.M.LoopAct.end() && S.M.declActivity(V) == LA->second && !taken(F, V);
+}
+
+/// Does counted loop L end?  An index that wraps (unsigned, or -fwrapv)
+/// needs a strict compare and a unit step; the bound must not change.
+bool Planner::ends(const Stmt *L, const FunctionModel &F, const Counted &C, bool Integer) {
+  QualType T = C.Var->getType();
   bool Wraps = Integer && (T->isUnsignedIntegerType() ||
                            S.Ctx.getLangOpts().isSignedOverflowDefined());
   if (Wraps && ((C.Op != BO_LT && C.Op != BO_GT) || (C.Step != 1 && C.Step != -1)))
@@ -671,17 +686,8 @@ bool Planner::countdown(const WhileStmt *L, const FunctionModel &F) {
   if (!U || U->getOpcode() != UO_PostDec)
     return false;
   const VarDecl *V = refOf(U->getSubExpr());
-  if (!V)
-    return false;
-  QualType T = V->getType();
-  if (!V->hasLocalStorage() || T.isVolatileQualified() || T->isAtomicType() ||
-      !T->isIntegerType() || T->isBooleanType() || T->isEnumeralType() ||
-      S.Ctx.getTypeSize(T) < S.Ctx.getTypeSize(S.Ctx.IntTy))
-    return false;
-  auto LA = S.M.LoopAct.find(L);
-  if (LA == S.M.LoopAct.end() || S.M.declActivity(V) != LA->second)
-    return false;
-  return !taken(F, V) && !writes(L->getBody(), V);
+  bool Integer;
+  return V && privateIndex(L, F, V, Integer) && Integer && !writes(L->getBody(), V);
 }
 
 /// `while (i OP bound) { ... i++; ... }`: as a counted for loop, with the
@@ -708,26 +714,11 @@ bool Planner::countedWhile(const WhileStmt *L, const FunctionModel &F) {
     C.Step = Steps.Step;
     break;
   }
-  if (!C.Var)
+  bool Integer;
+  if (!C.Var || !privateIndex(L, F, C.Var, Integer) || writes(L->getCond(), C.Var) ||
+      !countedCond(Cond, C))
     return false;
-  const VarDecl *V = C.Var;
-  QualType T = V->getType();
-  bool Pointer = T->isPointerType() && T->getPointeeType()->isObjectType();
-  bool Integer = T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType() &&
-                 S.Ctx.getTypeSize(T) >= S.Ctx.getTypeSize(S.Ctx.IntTy);
-  if (!V->hasLocalStorage() || T.isVolatileQualified() || T->isAtomicType() ||
-      !(Pointer || Integer))
-    return false;
-  auto LA = S.M.LoopAct.find(L);
-  if (LA == S.M.LoopAct.end() || S.M.declActivity(V) != LA->second)
-    return false;
-  if (taken(F, V) || writes(L->getCond(), V) || !countedCond(Cond, C))
-    return false;
-  bool Wraps = Integer && (T->isUnsignedIntegerType() ||
-                           S.Ctx.getLangOpts().isSignedOverflowDefined());
-  if (Wraps && ((C.Op != BO_LT && C.Op != BO_GT) || (C.Step != 1 && C.Step != -1)))
-    return false;
-  return invariant(C.Bound, L, F);
+  return ends(L, F, C, Integer);
 }
 
 bool Planner::pollFree(const Stmt *Loop, const FunctionModel &F) {
