@@ -280,8 +280,48 @@ public:
     if (Kind == PIK_HashPragma && Loc.isFileID() && SM.isWrittenInMainFile(Loc))
       Out.Pragmas.push_back(SM.getFileOffset(Loc));
   }
+  void MacroDefined(const Token &Name, const MacroDirective *MD) override {
+    const IdentifierInfo *II = Name.getIdentifierInfo();
+    SourceLocation L = Name.getLocation();
+    if (!II || !keywordParccUses(II->getName()) || !L.isFileID() || SM.isInSystemHeader(L))
+      return;
+    unsigned At;
+    if (!mainOffset(L, At))
+      return;
+    Out.Keywords.push_back({II, L, At, ~0u});
+  }
+  void MacroUndefined(const Token &Name, const MacroDefinition &,
+                      const MacroDirective *) override {
+    unsigned At;
+    for (MacroUses::KeywordMacro &K : Out.Keywords)
+      if (K.Name == Name.getIdentifierInfo() && K.To == ~0u &&
+          mainOffset(Name.getLocation(), At))
+        K.To = At;
+  }
 
 private:
+  /// The words that parcc's own code for constructs is written with.
+  static bool keywordParccUses(StringRef W) {
+    for (const char *K : {"struct", "union", "void", "char", "int", "long", "unsigned",
+                          "signed", "if", "else", "for", "while", "do", "return", "sizeof",
+                          "switch", "case", "break", "goto", "typedef", "__typeof__"})
+      if (W == K)
+        return true;
+    return false;
+  }
+  /// Where L takes effect in the main file: L itself there, else the
+  /// #include of the file that holds it.
+  bool mainOffset(SourceLocation L, unsigned &At) const {
+    if (!L.isFileID())
+      return false;
+    while (L.isValid() && !SM.isWrittenInMainFile(L))
+      L = SM.getIncludeLoc(SM.getFileID(L));
+    if (L.isInvalid())
+      return false;
+    At = SM.getFileOffset(L);
+    return true;
+  }
+
   SourceManager &SM;
   MacroUses &Out;
 };
@@ -363,11 +403,50 @@ struct TranslateState {
   bool Ok = false;
 };
 
+/// `#define int long long`, `#define struct union` in force at a construct:
+/// the code parcc writes for it uses those words (its index and count
+/// types, its environment struct), and the macro changes that code: a
+/// confusing error at `parfor int i`, or an environment made a union and
+/// wrong results.  Reported at each construct's marker, also after the
+/// parse failed, which such a macro may have made it do.
+static void reportKeywordMacros(CompilerInstance &CI, const TranslateState &St) {
+  const std::vector<MacroUses::KeywordMacro> &Keywords = St.Macros.Keywords;
+  if (Keywords.empty())
+    return;
+  SourceManager &SM = CI.getSourceManager();
+  DiagnosticsEngine &D = CI.getDiagnostics();
+  StringRef Text = SM.getBufferData(SM.getMainFileID());
+  SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
+  std::set<const IdentifierInfo *> Said;
+  for (size_t At = Text.find("parc_mark_"); At != StringRef::npos;
+       At = Text.find("parc_mark_", At + 1)) {
+    StringRef Rest = Text.substr(At + strlen("parc_mark_"));
+    if ((At >= St.TP.PreludeBegin && At < St.TP.PreludeEnd) ||
+        !(Rest.starts_with("parblock(") || Rest.starts_with("parfor(") ||
+          Rest.starts_with("lparfor(")))
+      continue;
+    for (const MacroUses::KeywordMacro &K : Keywords)
+      if (K.From <= At && At < K.To && Said.insert(K.Name).second) {
+        D.Report(Start.getLocWithOffset(At),
+                 D.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "'%0' is a macro here, and parcc's code for this construct "
+                                   "uses the keyword '%0'"))
+            << K.Name->getName();
+        D.Report(K.Def, D.getCustomDiagID(DiagnosticsEngine::Note,
+                                          "defined here: '#undef %0' before the construct, "
+                                          "or keep the constructs in a file that does not "
+                                          "redefine it"))
+            << K.Name->getName();
+      }
+  }
+}
+
 class ParccConsumer : public ASTConsumer {
 public:
   ParccConsumer(CompilerInstance &CI, TranslateState &St) : CI(CI), St(St) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = CI.getDiagnostics();
+    reportKeywordMacros(CI, St);
     if (Diags.hasErrorOccurred())
       return;
     Session S(Ctx, Diags, St.TP, St.Orig, St.FileName, St.Lower);

@@ -50,6 +50,17 @@ struct MacroUses {
     const clang::IdentifierInfo *Name;
   };
   std::vector<Included> FromIncludes;
+  /// Macros of the user's (not of system headers) named as a C keyword that
+  /// parcc's code for a construct uses (`#define int long long`, `#define
+  /// struct union`), each with where it takes effect in the file and where
+  /// an #undef ends it (B1 offsets; ~0u: never): Frontend.cpp,
+  /// reportKeywordMacros.
+  struct KeywordMacro {
+    const clang::IdentifierInfo *Name;
+    clang::SourceLocation Def;
+    unsigned From, To;
+  };
+  std::vector<KeywordMacro> Keywords;
   /// The B1 offsets of the `#` of every `#pragma` in the file (Checks.cpp,
   /// checkDirectiveNames).
   std::vector<unsigned> Pragmas;
