@@ -187,6 +187,19 @@ void checkConstructs(Session &S) {
     if (!C.Index)
       continue;
     const char *Kw = spellingOf(C.Kind);
+    // Nothing between the header and epar: most likely a header missing
+    // its STEP, whose body was taken for the STEP (`parfor int i; 0; 3;
+    // work(); epar` calls work() once, as STEP, and runs nothing).  A body
+    // of `;` or `{}` is written on purpose.
+    if (!C.Acts.empty() && C.Acts[0]->Body && C.Acts[0]->Body->body_empty() &&
+        C.Bounds[2] && !C.Bounds[2]->getBeginLoc().isMacroID()) {
+      S.report(C.Bounds[2]->getBeginLoc(), DiagnosticsEngine::Warning,
+               "'%0' has no body: nothing runs for each value of '%1'")
+          << Kw << C.Index->getName();
+      S.note(C.Bounds[2]->getBeginLoc(), "the header is 'TYPE VAR; FROM; TO; STEP;' and the "
+                                         "body follows it: is STEP missing? (write ';' as "
+                                         "the body for none)");
+    }
     QualType T = C.Index->getType();
     bool PointerIndex = T->isPointerType();
     if (!T->isIntegerType()) {
