@@ -484,6 +484,15 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
     }
     const RTok &Var = Toks[E - 1];
     if (Var.Kind != tok::raw_identifier || isKeyword(Var.Ident)) {
+      // `parfor int i 0; 9; 1;`: a name, then FROM without the ';'.
+      const RTok *Name = E - B >= 3 ? &Toks[E - 2] : nullptr;
+      if (Name && Name->Kind == tok::raw_identifier && !isKeyword(Name->Ident) &&
+          Toks[E - 3].Kind == tok::raw_identifier && Var.Kind != tok::l_paren &&
+          Var.Kind != tok::r_paren && Var.Kind != tok::l_square && Var.Kind != tok::r_square) {
+        error(Name->Off + Name->Len, "expected ';' after the index '%0' in '%1' header",
+              {Name->Ident, name(F.Kind)});
+        return headerNote(F);
+      }
       error(Var.Off, "expected the name of the index variable in '%0' header", {name(F.Kind)});
       return headerNote(F);
     }
