@@ -5,6 +5,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <cstdio>
 
 using namespace clang;
 
@@ -100,6 +101,14 @@ void Session::userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) con
 std::string Session::escaped(StringRef Text) {
   std::string R;
   for (char C : Text) {
+    // A control character (a newline in a file name) would end the string
+    // literal or the #line: an octal escape.
+    if ((unsigned char)C < 0x20 || C == 0x7f) {
+      char Oct[5];
+      snprintf(Oct, sizeof Oct, "\\%03o", (unsigned char)C);
+      R += Oct;
+      continue;
+    }
     // `??` would start a trigraph under -std=c99 and friends.
     if (C == '\\' || C == '"' || (C == '?' && !R.empty() && R.back() == '?'))
       R += '\\';
