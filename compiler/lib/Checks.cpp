@@ -1183,104 +1183,6 @@ void checkIncludedMacros(Session &S) {
   }
 }
 
-/// The local variables of a function, by name (checkDirectiveNames).
-class LocalVars : public RecursiveASTVisitor<LocalVars> {
-public:
-  bool VisitVarDecl(VarDecl *V) {
-    if (V->isLocalVarDeclOrParm() && V->getIdentifier())
-      ByName[V->getName()].push_back(V);
-    return true;
-  }
-  llvm::StringMap<std::vector<const VarDecl *>> ByName;
-};
-
-/// Where the scope of local variable V ends (B1 offset): the end of the
-/// block, or of the for, if, while or switch whose head declares it.
-unsigned scopeEnd(Session &S, const VarDecl *V) {
-  if (isa<ParmVarDecl>(V)) {
-    const auto *F = dyn_cast<FunctionDecl>(V->getDeclContext());
-    return F && F->getBody() ? S.offset(F->getBody()->getEndLoc()) : 0;
-  }
-  DynTypedNodeList Up = S.Ctx.getParents(*V);
-  while (!Up.empty()) {
-    const Stmt *St = Up[0].get<Stmt>();
-    if (St && (isa<CompoundStmt>(St) || isa<ForStmt>(St) || isa<IfStmt>(St) ||
-               isa<WhileStmt>(St) || isa<SwitchStmt>(St)))
-      return St->getEndLoc().isFileID() ? S.offset(St->getEndLoc()) : 0;
-    Up = S.Ctx.getParents(Up[0]);
-  }
-  return 0;
-}
-
-} // namespace
-
-/// The names that a `#pragma omp` or `#pragma acc` gives as variables, with
-/// their locations: identifiers inside a clause's parentheses, except the
-/// words of clauses that take no expression (default(shared),
-/// schedule(dynamic), critical(name)), modifiers and reduction operators
-/// before a ':' (map(tofrom: x), reduction(max: m)), and called names.
-Directive readDirective(const SourceManager &SM, const LangOptions &LO, SourceLocation Hash) {
-  Directive D;
-  FileID File = SM.getFileID(Hash);
-  bool Invalid = false;
-  StringRef Buf = SM.getBufferData(File, &Invalid);
-  if (Invalid)
-    return D;
-  Lexer Lx(SM.getLocForStartOfFile(File), LO, Buf.begin(),
-           Buf.begin() + SM.getFileOffset(Hash), Buf.end());
-  std::vector<Token> Line;
-  Token T;
-  for (Lx.LexFromRawLexer(T); T.isNot(tok::eof); Lx.LexFromRawLexer(T)) {
-    if (!Line.empty() && T.isAtStartOfLine())
-      break;
-    Line.push_back(T);
-  }
-  auto Word = [&](size_t I) {
-    return I < Line.size() && Line[I].is(tok::raw_identifier) ? Line[I].getRawIdentifier()
-                                                               : StringRef();
-  };
-  if (Line.size() < 3 || Word(1) != "pragma" || (Word(2) != "omp" && Word(2) != "acc"))
-    return D;
-  D.Kind = Word(2) == "omp" ? "omp" : "acc";
-  std::vector<StringRef> Clause; // the clause of each open parenthesis
-  StringRef Last;
-  for (size_t I = 3; I < Line.size(); ++I) {
-    const Token &K = Line[I];
-    if (K.is(tok::l_paren)) {
-      Clause.push_back(Clause.empty() ? Last : Clause.front());
-      continue;
-    }
-    if (K.is(tok::r_paren)) {
-      if (!Clause.empty())
-        Clause.pop_back();
-      continue;
-    }
-    StringRef W = Word(I);
-    if (W.empty())
-      continue;
-    Last = W;
-    if (Clause.empty()) {
-      D.Simd |= W == "simd";
-      continue;
-    }
-    StringRef C = Clause.front();
-    bool NoExpr = C == "default" || C == "defaultmap" || C == "proc_bind" || C == "critical" ||
-                  C == "order" || C == "bind" || C == "atomic_default_mem_order" ||
-                  C == "device_type" || C == "severity" || C == "at" || C == "declare";
-    bool ScheduleKind =
-        (C == "schedule" || C == "dist_schedule") &&
-        (W == "dynamic" || W == "guided" || W == "runtime" || W == "monotonic" ||
-         W == "nonmonotonic");
-    bool Modifier = I + 1 < Line.size() && Line[I + 1].is(tok::colon);
-    bool Called = I + 1 < Line.size() && Line[I + 1].is(tok::l_paren);
-    if (!NoExpr && !ScheduleKind && !Modifier && !Called)
-      D.Names.push_back(K);
-  }
-  return D;
-}
-
-namespace {
-
 /// `#pragma omp parallel for reduction(+:sum)` in an activity, sum shared
 /// from outside it: the activity's outlined function reaches sum through a
 /// pointer, (*parc_p_sum_), and the directive, which names variables and
@@ -1288,48 +1190,22 @@ namespace {
 /// (the back end failed on it).  Only directives the back end honours
 /// (-fopenmp, -fopenmp-simd, -fopenacc) are checked: it ignores the others.
 void checkDirectiveNames(Session &S) {
-  const LowerOptions &O = S.Opts;
-  if (!O.OpenMP && !O.OpenMPSimd && !O.OpenACC)
-    return;
-  std::map<const FunctionDecl *, LocalVars> Locals;
-  for (unsigned Hash : S.Macros.Pragmas) {
+  std::set<std::pair<unsigned, const VarDecl *>> Said;
+  for (const MacroUses::DirectiveName &N : S.Macros.DirectiveNames) {
     unsigned AB, AE;
-    const Activity *A = activityAt(S, Hash, AB, AE);
-    if (!A)
+    const Activity *A = activityAt(S, N.Hash, AB, AE);
+    const Activity *Owner = S.M.declActivity(N.Var);
+    if (!A || (Owner && within(Owner, A)) || !N.Var->isLocalVarDeclOrParm() ||
+        !Said.insert({N.Hash, N.Var}).second)
       continue;
-    Directive D = readDirective(S.SM, S.Ctx.getLangOpts(),
-                                S.SM.getLocForStartOfFile(S.SM.getMainFileID()).getLocWithOffset(Hash));
-    if (!D.honoured(O))
-      continue;
-    const FunctionDecl *F = A->Owner->Func;
-    auto [It, New] = Locals.try_emplace(F);
-    if (New)
-      It->second.TraverseDecl(const_cast<FunctionDecl *>(F));
-    std::set<StringRef> Said;
-    for (const Token &N : D.Names) {
-      unsigned At = S.offset(N.getLocation());
-      auto V = It->second.ByName.find(N.getRawIdentifier());
-      if (V == It->second.ByName.end())
-        continue;
-      // The declaration the name finds there: the latest one in scope.
-      const VarDecl *Found = nullptr;
-      for (const VarDecl *D : V->second)
-        if (D->getLocation().isFileID() && S.offset(D->getLocation()) < At &&
-            At < scopeEnd(S, D) &&
-            (!Found || S.offset(Found->getLocation()) < S.offset(D->getLocation())))
-          Found = D;
-      const Activity *Owner = Found ? S.M.declActivity(Found) : nullptr;
-      if (!Found || (Owner && within(Owner, A)) || !Said.insert(Found->getName()).second)
-        continue;
-      S.error(N.getLocation(), "'#pragma %0' in a parallel activity names '%1', a variable "
-                               "that the activity shares with the code around it")
-          << D.Kind << Found->getName();
-      S.note(Found->getLocation(),
-             "an activity reaches its shared variables through pointers, which the directive "
-             "cannot name: copy '%0' into a variable declared in the activity, name that, "
-             "and copy it back after the directive's statement")
-          << Found->getName();
-    }
+    S.error(N.At, "'#pragma %0' in a parallel activity names '%1', a variable that the "
+                  "activity shares with the code around it")
+        << N.Kind << N.Var->getName();
+    S.note(N.Var->getLocation(),
+           "an activity reaches its shared variables through pointers, which the directive "
+           "cannot name: copy '%0' into a variable declared in the activity, name that, and "
+           "copy it back after the directive's statement")
+        << N.Var->getName();
   }
 }
 

@@ -28,9 +28,9 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Sema/Lookup.h"
 #include "clang/Sema/Sema.h"
-#include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -276,10 +276,6 @@ public:
     }
   }
 
-  void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind Kind) override {
-    if (Kind == PIK_HashPragma && Loc.isFileID() && SM.isWrittenInMainFile(Loc))
-      Out.Pragmas.push_back(SM.getFileOffset(Loc));
-  }
   void MacroDefined(const Token &Name, const MacroDirective *MD) override {
     const IdentifierInfo *II = Name.getIdentifierInfo();
     SourceLocation L = Name.getLocation();
@@ -326,33 +322,118 @@ private:
   MacroUses &Out;
 };
 
-/// Marks the variables that a directive the back end honours names
-/// (`#pragma omp parallel for num_threads(n)` under -fopenmp) as used on
-/// purpose: the front end parses C without OpenMP, and would call n unused
-/// where the back end uses it.  The names are looked up in the parser's
-/// scope at the directive, as the back end will.
+/// A `#pragma omp` or `#pragma acc` line: its kind ("omp" or "acc", else
+/// null) and the names it gives as variables.
+struct Directive {
+  const char *Kind = nullptr;
+  /// A simd directive: honoured under -fopenmp-simd.
+  bool Simd = false;
+  std::vector<Token> Names;
+  bool honoured(const LowerOptions &O) const {
+    return Kind && (StringRef(Kind) == "omp" ? O.OpenMP || (O.OpenMPSimd && Simd) : O.OpenACC);
+  }
+};
+
+/// The directive whose `#` is at file location Hash, read raw to the end of
+/// its line.  Its names are the identifiers inside a clause's parentheses,
+/// except the words of clauses that take no expression (default(shared),
+/// schedule(dynamic), critical(name)), modifiers and reduction operators
+/// before a ':' (map(tofrom: x), reduction(max: m)), and called names.
+Directive readDirective(const SourceManager &SM, const LangOptions &LO, SourceLocation Hash) {
+  Directive D;
+  FileID File = SM.getFileID(Hash);
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(File, &Invalid);
+  if (Invalid)
+    return D;
+  Lexer Lx(SM.getLocForStartOfFile(File), LO, Buf.begin(),
+           Buf.begin() + SM.getFileOffset(Hash), Buf.end());
+  std::vector<Token> Line;
+  Token T;
+  for (Lx.LexFromRawLexer(T); T.isNot(tok::eof); Lx.LexFromRawLexer(T)) {
+    if (!Line.empty() && T.isAtStartOfLine())
+      break;
+    Line.push_back(T);
+  }
+  auto Word = [&](size_t I) {
+    return I < Line.size() && Line[I].is(tok::raw_identifier) ? Line[I].getRawIdentifier()
+                                                               : StringRef();
+  };
+  if (Line.size() < 3 || Word(1) != "pragma" || (Word(2) != "omp" && Word(2) != "acc"))
+    return D;
+  D.Kind = Word(2) == "omp" ? "omp" : "acc";
+  std::vector<StringRef> Clause; // the clause of each open parenthesis
+  StringRef Last;
+  for (size_t I = 3; I < Line.size(); ++I) {
+    const Token &K = Line[I];
+    if (K.is(tok::l_paren)) {
+      Clause.push_back(Clause.empty() ? Last : Clause.front());
+      continue;
+    }
+    if (K.is(tok::r_paren)) {
+      if (!Clause.empty())
+        Clause.pop_back();
+      continue;
+    }
+    StringRef W = Word(I);
+    if (W.empty())
+      continue;
+    Last = W;
+    if (Clause.empty()) {
+      D.Simd |= W == "simd";
+      continue;
+    }
+    StringRef C = Clause.front();
+    bool NoExpr = C == "default" || C == "defaultmap" || C == "proc_bind" || C == "critical" ||
+                  C == "order" || C == "bind" || C == "atomic_default_mem_order" ||
+                  C == "device_type" || C == "severity" || C == "at" || C == "declare";
+    bool ScheduleKind =
+        (C == "schedule" || C == "dist_schedule") &&
+        (W == "dynamic" || W == "guided" || W == "runtime" || W == "monotonic" ||
+         W == "nonmonotonic");
+    bool Modifier = I + 1 < Line.size() && Line[I + 1].is(tok::colon);
+    bool Called = I + 1 < Line.size() && Line[I + 1].is(tok::l_paren);
+    if (!NoExpr && !ScheduleKind && !Modifier && !Called)
+      D.Names.push_back(K);
+  }
+  return D;
+}
+
+/// The variables that a directive the back end honours names (`#pragma omp
+/// parallel for num_threads(n)` under -fopenmp), looked up in the parser's
+/// scope at the directive, as the back end will: each is marked used on
+/// purpose (the front end parses C without OpenMP, and would call n unused
+/// where the back end uses it), and those of the file's directives are
+/// recorded for checkDirectiveNames (Checks.cpp).
 class DirectiveRecorder : public PPCallbacks {
 public:
-  DirectiveRecorder(CompilerInstance &CI, const LowerOptions &O) : CI(CI), O(O) {}
+  DirectiveRecorder(CompilerInstance &CI, const LowerOptions &O, MacroUses &Out)
+      : CI(CI), O(O), Out(Out) {}
   void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind Kind) override {
     if (Kind != PIK_HashPragma || !Loc.isFileID() || !CI.hasSema())
       return;
-    Directive D = readDirective(CI.getSourceManager(), CI.getLangOpts(), Loc);
+    SourceManager &SM = CI.getSourceManager();
+    Directive D = readDirective(SM, CI.getLangOpts(), Loc);
     if (!D.honoured(O))
       return;
     Sema &S = CI.getSema();
     for (const Token &T : D.Names) {
       IdentifierInfo &II = CI.getPreprocessor().getIdentifierTable().get(T.getRawIdentifier());
-      if (auto *V = dyn_cast_or_null<VarDecl>(
-              S.LookupSingleName(S.getCurScope(), &II, T.getLocation(), Sema::LookupOrdinaryName)))
-        if (!V->hasAttr<UnusedAttr>())
-          V->addAttr(UnusedAttr::CreateImplicit(S.Context));
+      auto *V = dyn_cast_or_null<VarDecl>(
+          S.LookupSingleName(S.getCurScope(), &II, T.getLocation(), Sema::LookupOrdinaryName));
+      if (!V)
+        continue;
+      if (!V->hasAttr<UnusedAttr>())
+        V->addAttr(UnusedAttr::CreateImplicit(S.Context));
+      if (SM.isWrittenInMainFile(Loc))
+        Out.DirectiveNames.push_back({SM.getFileOffset(Loc), T.getLocation(), V, D.Kind});
     }
   }
 
 private:
   CompilerInstance &CI;
   const LowerOptions &O;
+  MacroUses &Out;
 };
 
 /// Forwards the user's #include, #embed, #if and #elif to BackEndFeatures.
@@ -492,7 +573,7 @@ protected:
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
     PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
     if (St.Lower.OpenMP || St.Lower.OpenMPSimd || St.Lower.OpenACC)
-      PP.addPPCallbacks(std::make_unique<DirectiveRecorder>(CI, St.Lower));
+      PP.addPPCallbacks(std::make_unique<DirectiveRecorder>(CI, St.Lower, St.Macros));
     St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager());
     PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, PP));
     watchTokens(PP, St.Macros, *St.Features);

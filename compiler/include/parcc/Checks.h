@@ -17,22 +17,6 @@ namespace parcc {
 /// Reports every rule violation found in S.M.  Returns false if any.
 bool runChecks(Session &S);
 
-/// A `#pragma omp` or `#pragma acc` line (Kind "omp" or "acc", else empty)
-/// and the names it gives as variables (Checks.cpp, directiveNames).
-struct Directive {
-  llvm::StringRef Kind;
-  /// A simd directive: honoured under -fopenmp-simd.
-  bool Simd = false;
-  std::vector<clang::Token> Names;
-  bool honoured(const LowerOptions &O) const {
-    return Kind == "omp" ? O.OpenMP || (O.OpenMPSimd && Simd) : Kind == "acc" && O.OpenACC;
-  }
-};
-
-/// Reads the directive whose `#` is at file location Hash.
-Directive readDirective(const clang::SourceManager &SM, const clang::LangOptions &LO,
-                        clang::SourceLocation Hash);
-
 } // namespace parcc
 
 #endif

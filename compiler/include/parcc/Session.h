@@ -61,9 +61,17 @@ struct MacroUses {
     unsigned From, To;
   };
   std::vector<KeywordMacro> Keywords;
-  /// The B1 offsets of the `#` of every `#pragma` in the file (Checks.cpp,
-  /// checkDirectiveNames).
-  std::vector<unsigned> Pragmas;
+  /// The variables that OpenMP or OpenACC directives of the file name, when
+  /// the back end honours them (Frontend.cpp, DirectiveRecorder, which
+  /// finds each name's declaration where the directive stands): Checks.cpp,
+  /// checkDirectiveNames.
+  struct DirectiveName {
+    unsigned Hash;        // B1 offset of the directive's `#`
+    clang::SourceLocation At;
+    const clang::VarDecl *Var;
+    const char *Kind;     // "omp" or "acc"
+  };
+  std::vector<DirectiveName> DirectiveNames;
 };
 
 struct LowerOptions {
