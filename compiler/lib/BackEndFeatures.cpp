@@ -170,8 +170,11 @@ bool BackEndFeatures::asksCompiler(SourceLocation From, Preprocessor &PP) const 
 
 /// Does the emitted C keep the conditional at Hash for the back end?
 /// Those of headers, always; those of the file itself unless they hold a
-/// construct (the front end then decides them: reference.md, "Predefined
-/// macros and conditionals").  Read raw from the #if to its #endif.
+/// construct: the token pass leaves only the taken branch of one with a
+/// construct in a branch not taken, and one that keeps its #if (`#if
+/// defined(__clang__)` around a parfor, no #else) still sends the
+/// construct's outlined function, outside the #if, to the back end.  Read
+/// raw from the #if to its #endif.
 bool BackEndFeatures::keptForBackEnd(SourceLocation Hash, const LangOptions &LO) const {
   if (!SM.isWrittenInMainFile(Hash))
     return true;
@@ -202,8 +205,13 @@ bool BackEndFeatures::keptForBackEnd(SourceLocation Hash, const LangOptions &LO)
         return true;
       continue;
     }
-    if (W == "parblock" || W == "parfor" || W == "lparfor" || W == "epar" || W == "pbreak" ||
-        W == "preturn")
+    // The front end reads the token pass's text, where a construct is its
+    // markers (parc_mark_parblock(), ...), no longer its keywords; the
+    // markers' declarations (the prelude, before the file's first token,
+    // which may be inside this conditional) are none.
+    unsigned At = SM.getFileOffset(T.getLocation());
+    if ((W == "parc_mark_parblock" || W == "parc_mark_parfor" || W == "parc_mark_lparfor") &&
+        !(PreludeBegin <= At && At < PreludeEnd))
       return false;
   }
   return true;

@@ -574,7 +574,8 @@ protected:
     PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
     if (St.Lower.OpenMP || St.Lower.OpenMPSimd || St.Lower.OpenACC)
       PP.addPPCallbacks(std::make_unique<DirectiveRecorder>(CI, St.Lower, St.Macros));
-    St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager());
+    St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager(), St.TP.PreludeBegin,
+                                                    St.TP.PreludeEnd);
     PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, PP));
     watchTokens(PP, St.Macros, *St.Features);
     return true;

@@ -44,7 +44,9 @@ struct BackEndQuestions {
 
 class BackEndFeatures {
 public:
-  explicit BackEndFeatures(clang::SourceManager &SM) : SM(SM) {}
+  /// Prelude: the B1 range of the token pass's marker declarations.
+  BackEndFeatures(clang::SourceManager &SM, unsigned PreludeBegin, unsigned PreludeEnd)
+      : SM(SM), PreludeBegin(PreludeBegin), PreludeEnd(PreludeEnd) {}
   /// A token the parser gets.
   void token(const clang::Token &T, clang::Preprocessor &PP);
   /// An #include of a standard header by the user's code (<stdbool.h>
@@ -90,6 +92,7 @@ private:
   bool inCompilerConditional(clang::SourceLocation L) const;
 
   clang::SourceManager &SM;
+  unsigned PreludeBegin, PreludeEnd;
   /// Open conditionals: where each began, and whether it asks which
   /// compiler this is (and is kept for the back end).
   struct Open {
