@@ -283,9 +283,13 @@ private:
     bool Head; // '(' of an if/while/for/switch head
   };
 
-  static const char *name(CK K) {
-    return K == CK::Parblock ? "parblock" : K == CK::Parfor ? "parfor" : "lparfor";
+  static const char *name(CK K, bool Mapped = false) {
+    return K == CK::Parblock ? "parblock"
+           : K == CK::Parfor ? "parfor"
+           : Mapped          ? "mapped lparfor"
+                             : "lparfor";
   }
+  static const char *name(const Frame &F) { return name(F.Kind, F.Mapped); }
   SourceLocation loc(unsigned Off) const {
     return SM.getLocForStartOfFile(FID).getLocWithOffset(Off);
   }
@@ -330,7 +334,7 @@ private:
       DB << A;
   }
   bool matchNote(const Frame &F) {
-    note(Toks[F.KwTok].Off, "to match this '%0'", {name(F.Kind)});
+    note(Toks[F.KwTok].Off, "to match this '%0'", {name(F)});
     return false;
   }
   /// A construct or bracket still open where it must be closed is most
@@ -359,7 +363,7 @@ private:
   }
   bool headerNote(const Frame &F) {
     note(Toks[F.KwTok].Off, "the header of '%0' is 'TYPE VAR; FROM; TO; STEP;'",
-         {name(F.Kind)});
+         {name(F)});
     return false;
   }
   /// The name of header part 1, 2 or 3.
@@ -369,7 +373,7 @@ private:
   }
   /// Header part F.Part (FROM, TO or STEP) is empty where Off ends it.
   bool emptyPart(const Frame &F, unsigned Off) {
-    error(Off, "expected %0 expression in '%1' header", {partName(F.Part), name(F.Kind)});
+    error(Off, "expected %0 expression in '%1' header", {partName(F.Part), name(F)});
     return headerNote(F);
   }
 
@@ -479,7 +483,7 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
   switch (F.Part) {
   case 0: {
     if (E == B) {
-      error(Semi.Off, "expected the declaration of the index in '%0' header", {name(F.Kind)});
+      error(Semi.Off, "expected the declaration of the index in '%0' header", {name(F)});
       return headerNote(F);
     }
     const RTok &Var = Toks[E - 1];
@@ -490,14 +494,14 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
           Toks[E - 3].Kind == tok::raw_identifier && Var.Kind != tok::l_paren &&
           Var.Kind != tok::r_paren && Var.Kind != tok::l_square && Var.Kind != tok::r_square) {
         error(Name->Off + Name->Len, "expected ';' after the index '%0' in '%1' header",
-              {Name->Ident, name(F.Kind)});
+              {Name->Ident, name(F)});
         return headerNote(F);
       }
-      error(Var.Off, "expected the name of the index variable in '%0' header", {name(F.Kind)});
+      error(Var.Off, "expected the name of the index variable in '%0' header", {name(F)});
       return headerNote(F);
     }
     if (E - B == 1) {
-      error(Var.Off, "missing type of '%0' index '%1'", {name(F.Kind), Var.Ident});
+      error(Var.Off, "missing type of '%0' index '%1'", {name(F), Var.Ident});
       return headerNote(F);
     }
     // Each activity has an index of its own: `static` (one object for all,
@@ -510,7 +514,7 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
       tok::TokenKind W = Idents.get(Toks[K].Ident).getTokenID();
       if (W == tok::kw_static || W == tok::kw_extern || W == tok::kw_typedef ||
           W == tok::kw__Thread_local || W == tok::kw___thread || Toks[K].Ident == "thread_local") {
-        error(Toks[K].Off, "'%0' index cannot be declared '%1'", {name(F.Kind), Toks[K].Ident});
+        error(Toks[K].Off, "'%0' index cannot be declared '%1'", {name(F), Toks[K].Ident});
         note(Var.Off, "each activity has its own '%0', private to it", {Var.Ident});
         return false;
       }
@@ -583,7 +587,7 @@ bool TokenPass::cutShort(const Frame &F, size_t I) {
       if (Depth == 0 && Operand(T) && K + 1 < E && Operand(Toks[K + 1]) &&
           !(tok::isStringLiteral(T.Kind) && tok::isStringLiteral(Toks[K + 1].Kind))) {
         error(T.Off + T.Len, "expected ';' after %0 in '%1' header",
-              {partName(Part), name(F.Kind)});
+              {partName(Part), name(F)});
         return headerNote(F);
       }
     }
@@ -592,10 +596,10 @@ bool TokenPass::cutShort(const Frame &F, size_t I) {
     if (I == F.PartStart)
       return emptyPart(F, Toks[I].Off);
     const RTok &P = Toks[I - 1];
-    error(P.Off + P.Len, "expected ';' after %0 in '%1' header", {partName(F.Part), name(F.Kind)});
+    error(P.Off + P.Len, "expected ';' after %0 in '%1' header", {partName(F.Part), name(F)});
     return headerNote(F);
   }
-  error(Toks[I].Off, "expected ';' in '%0' header", {name(F.Kind)});
+  error(Toks[I].Off, "expected ';' in '%0' header", {name(F)});
   return headerNote(F);
 }
 
@@ -678,7 +682,7 @@ bool TokenPass::step(size_t &I) {
       // without this the error would land inside the body, at its first
       // top-level '=' or ';'.
       if (F.Part == 0 && I == F.PartStart && T.Kind == tok::l_paren) {
-        error(T.Off, "'%0' header takes no parentheses", {name(F.Kind)});
+        error(T.Off, "'%0' header takes no parentheses", {name(F)});
         return headerNote(F);
       }
       if (T.Kind == tok::semi)
@@ -691,15 +695,15 @@ bool TokenPass::step(size_t &I) {
         if (I == F.PartStart)
           return emptyPart(F, T.Off);
         error(Toks[I - 1].Off + Toks[I - 1].Len, "expected ';' after %0 in '%1' header",
-              {partName(F.Part), name(F.Kind)});
+              {partName(F.Part), name(F)});
         return headerNote(F);
       }
       if (F.Part == 0 && T.Kind == tok::equal) {
-        error(T.Off, "'%0' index cannot have an initializer", {name(F.Kind)});
+        error(T.Off, "'%0' index cannot have an initializer", {name(F)});
         return headerNote(F);
       }
       if (F.Part == 0 && T.Kind == tok::comma) {
-        error(T.Off, "'%0' header declares more than one index variable", {name(F.Kind)});
+        error(T.Off, "'%0' header declares more than one index variable", {name(F)});
         return headerNote(F);
       }
     }
@@ -738,7 +742,7 @@ bool TokenPass::step(size_t &I) {
       return false;
     }
     if (isCloser(T.Kind) && AtTop) {
-      error(T.Off, "expected 'epar' to end '%0'", {name(F.Kind)});
+      error(T.Off, "expected 'epar' to end '%0'", {name(F)});
       return matchNote(F);
     }
     if (T.Word == KW::Epar && ParforLike && AtTop) {
@@ -785,13 +789,14 @@ bool TokenPass::step(size_t &I) {
     return true;
   }
 
-  auto Open = [&](CK Kind, const char *Text) {
+  auto Open = [&](CK Kind, const char *Text, bool Mapped = false) {
     if (Brackets.empty()) {
-      error(T.Off, "'%0' is only allowed inside a function body", {name(Kind)});
+      error(T.Off, "'%0' is only allowed inside a function body", {name(Kind, Mapped)});
       return false;
     }
     replace(T, Text);
     Frame F{Kind, (unsigned)I, (unsigned)Brackets.size()};
+    F.Mapped = Mapped;
     F.PartStart = I + 1;
     Frames.push_back(F);
     return true;
@@ -814,9 +819,8 @@ bool TokenPass::step(size_t &I) {
     }
     if (Next != KW::Lparfor)
       return true; // an ordinary identifier
-    if (!Open(CK::Lparfor, "{"))
+    if (!Open(CK::Lparfor, "{", /*Mapped=*/true))
       return false;
-    Frames.back().Mapped = true;
     replace(Toks[I + 1], "");
     ++I;
     Frames.back().PartStart = I + 1;
@@ -947,10 +951,10 @@ TokenPassResult TokenPass::run() {
   if (!Frames.empty()) {
     const Frame &F = Frames.back();
     if (F.Kind != CK::Parblock && F.Part < 4) {
-      error(eofOffset(), "expected ';' in '%0' header", {name(F.Kind)});
+      error(eofOffset(), "expected ';' in '%0' header", {name(F)});
       headerNote(F);
     } else {
-      error(eofOffset(), "expected 'epar' to end '%0'", {name(F.Kind)});
+      error(eofOffset(), "expected 'epar' to end '%0'", {name(F)});
       matchNote(F);
     }
     unterminatedNotes(F.KwTok, Toks.size(), /*AtEOF=*/true);
