@@ -794,6 +794,11 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   CompilerInstance CI;
   CI.setInvocation(Inv);
   CI.createDiagnostics(&Printer, /*ShouldOwnClient=*/false);
+  // ISO C forbids a repeated type specifier (`unsigned unsigned`); Clang
+  // only warns, gcc stops. An error here, at the user's line, rather than
+  // the back end's.
+  CI.getDiagnostics().setSeverity(diag::ext_warn_duplicate_declspec, diag::Severity::Error,
+                                  SourceLocation());
   TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC, Opts.BackEnd, {}, {}, nullptr, false};
   ParccAction Act(St);
   bool Ran = CI.ExecuteAction(Act);
