@@ -154,6 +154,9 @@ struct Directive {
   /// In a #define body: the first construct keyword ('sync' only before ';').
   unsigned MacroKw = ~0u;
   KW MacroWord = KW::None;
+  /// A #define's name, and whether its body has a ';'.
+  StringRef MacroName = {};
+  bool MacroSemi = false;
 };
 
 /// Lexes the main file raw; drops directive lines and skipped regions,
@@ -222,6 +225,13 @@ std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptio
       SyncOff = Word == KW::Sync ? Off : ~0u;
     } else {
       SyncOff = ~0u;
+    }
+    if (InDirective && !DirectiveName && Dirs.back().Define) {
+      Directive &D = Dirs.back();
+      if (SinceHash == 2 && T.is(tok::raw_identifier))
+        D.MacroName = identifierOf(T, Saver);
+      else if (SinceHash > 2 && T.is(tok::semi))
+        D.MacroSemi = true;
     }
     if (InDirective && T.is(tok::raw_identifier)) {
       while (SkipIdx < Skipped.size() && Skipped[SkipIdx].End <= Off)
@@ -324,6 +334,7 @@ private:
     auto DB = Diags.Report(loc(Off), ID);
     for (StringRef A : Args)
       DB << A;
+    LastErrorOff = Off;
     return false;
   }
   template <unsigned N>
@@ -364,7 +375,37 @@ private:
   bool headerNote(const Frame &F) {
     note(Toks[F.KwTok].Off, "the header of '%0' is 'TYPE VAR; FROM; TO; STEP;'",
          {name(F)});
+    macroHeaderNote(F);
     return false;
+  }
+  /// A header read wrong because a macro of this file was to supply the
+  /// ';' between its parts, or the index's name: this pass finds them
+  /// before macros expand (`#define ALL(n) 0; n - 1; 1`, `#define IDX int i`).
+  void macroHeaderNote(const Frame &F) {
+    for (size_t I = F.KwTok + 1; I < Toks.size() && Toks[I].Off <= LastErrorOff; ++I) {
+      const RTok &T = Toks[I];
+      if (T.Kind != tok::raw_identifier || T.Word != KW::None)
+        continue;
+      const Directive *Def = nullptr;
+      for (const Directive &D : Dirs)
+        if (D.Define && D.Begin < T.Off && D.MacroName == T.Ident)
+          Def = &D;
+      if (!Def)
+        continue;
+      bool AsIndex = F.Part >= 1 ? I + 2 == F.PartStarts[1]
+                                 : I + 1 < Toks.size() && Toks[I + 1].Kind == tok::semi;
+      if (Def->MacroSemi)
+        note(T.Off, "the macro '%0' has ';' in its body: parcc finds the ';' that end "
+                    "a header's parts before macros expand, so a macro cannot supply them",
+             {T.Ident});
+      else if (AsIndex)
+        note(T.Off, "'%0' is a macro: parcc reads the index's name before macros "
+                    "expand, so a macro cannot supply it",
+             {T.Ident});
+      else
+        continue;
+      return;
+    }
   }
   /// The name of header part 1, 2 or 3.
   static StringRef partName(int Part) {
@@ -426,6 +467,7 @@ private:
     return It == Placeholders.end() ? Ident : StringRef(It->second);
   }
   std::vector<Directive> Dirs;
+  unsigned LastErrorOff = 0;
   /// Structure before each token (see replace()).
   std::vector<unsigned> StructureAt;
   unsigned Structure = 0;
