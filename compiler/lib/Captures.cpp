@@ -750,6 +750,16 @@ public:
   bool Found = false;
 };
 
+/// A local type that cannot be written at file scope (`typedef int
+/// row_t[n]`, an enumerator's value from a local).
+bool dependsOnLocals(const Decl *D) {
+  LocalRefs Refs;
+  Refs.TraverseDecl(const_cast<Decl *>(D));
+  if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
+    Refs.Found |= TD->getUnderlyingType()->isVariablyModifiedType();
+  return Refs.Found;
+}
+
 } // namespace
 
 /// The `#pragma pack` in force where a local record was defined, which the
@@ -796,7 +806,7 @@ static unsigned tagAttributesEnd(const Session &S, unsigned RB, unsigned Limit) 
   return End;
 }
 
-bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
+llvm::SetVector<const Decl *> Outliner::localTypesNeeded(const FunctionModel &F) const {
   llvm::SetVector<const Decl *> Need;
   LocalTypes Walk(Need);
   for (const Decl *D : F.Hoist)
@@ -813,6 +823,132 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
   // types must be there too (`L make(int);`, L a local typedef).
   for (const FunctionDecl *FD : F.LocalFunctions)
     Walk.TraverseType(FD->getType());
+  return Need;
+}
+
+namespace {
+/// Where a function's text spells the names of some local declarations:
+/// their declarations, the types written with them, the enumerators used.
+class SpelledNames : public RecursiveASTVisitor<SpelledNames> {
+public:
+  explicit SpelledNames(const llvm::DenseSet<const Decl *> &Of) : Of(Of) {}
+  bool VisitNamedDecl(NamedDecl *D) {
+    note(D, D->getLocation());
+    return true;
+  }
+  bool VisitTagTypeLoc(TagTypeLoc TL) {
+    note(TL.getDecl(), TL.getNameLoc());
+    return true;
+  }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
+    note(TL.getTypedefNameDecl(), TL.getNameLoc());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    note(E->getDecl(), E->getLocation());
+    return true;
+  }
+  /// Each declaration's spellings (several redeclarations are one).
+  std::map<const Decl *, std::vector<SourceLocation>> At;
+
+private:
+  void note(const Decl *D, SourceLocation L) {
+    D = D->getCanonicalDecl();
+    if (Of.count(D) && L.isValid())
+      At[D].push_back(L);
+  }
+  const llvm::DenseSet<const Decl *> &Of;
+};
+} // namespace
+
+void Outliner::renameClashingLocalTypes() {
+  // Every moved name, by name space (tags; typedefs and enumerators),
+  // with the function it comes from, in the order of the file.
+  struct Moved {
+    const NamedDecl *D;
+    const FunctionModel *F;
+  };
+  std::map<std::pair<bool, std::string>, std::vector<Moved>> ByName;
+  std::set<const Decl *> Seen;
+  for (const auto &F : S.M.Functions)
+    for (const Decl *D : localTypesNeeded(*F)) {
+      // One that cannot move at all keeps its name for the message.
+      if (dependsOnLocals(D))
+        continue;
+      std::vector<const NamedDecl *> Names;
+      if (const auto *ND = dyn_cast<NamedDecl>(D))
+        Names.push_back(ND);
+      if (const auto *ED = dyn_cast<EnumDecl>(D))
+        for (const EnumConstantDecl *EC : ED->enumerators())
+          Names.push_back(EC);
+      for (const NamedDecl *ND : Names)
+        if (ND->getIdentifier() && Seen.insert(ND->getCanonicalDecl()).second)
+          ByName[{isa<TagDecl>(ND), ND->getName().str()}].push_back({ND, F.get()});
+    }
+  TranslationUnitDecl *TU = S.Ctx.getTranslationUnitDecl();
+  std::map<const FunctionModel *, std::vector<const NamedDecl *>> Rename;
+  for (auto &[Key, List] : ByName) {
+    bool AtFileScope = false;
+    for (const NamedDecl *R : TU->lookup(List.front().D->getDeclName()))
+      AtFileScope |= isa<TagDecl>(R) == Key.first;
+    if (!AtFileScope && List.size() < 2)
+      continue;
+    // The first keeps its name where nothing at file scope has it.
+    for (size_t I = AtFileScope ? 0 : 1; I < List.size(); ++I)
+      Rename[List[I].F].push_back(List[I].D);
+  }
+  std::set<std::string> Taken;
+  for (const auto &FP : S.M.Functions) {
+    const FunctionModel *F = FP.get();
+    auto It = Rename.find(F);
+    if (It == Rename.end())
+      continue;
+    const std::vector<const NamedDecl *> &Decls = It->second;
+    llvm::DenseSet<const Decl *> Of;
+    for (const NamedDecl *D : Decls)
+      Of.insert(D->getCanonicalDecl());
+    SpelledNames Spelled(Of);
+    Spelled.TraverseDecl(const_cast<FunctionDecl *>(F->FD));
+    for (const NamedDecl *D : Decls) {
+      // Every spelling is an identifier of this file, outside macros, or
+      // the name stays (and hoistLocalDecls says why it cannot move).
+      std::vector<unsigned> Offs;
+      bool Editable = true;
+      for (SourceLocation L : Spelled.At[D->getCanonicalDecl()]) {
+        if (L.isMacroID() || !S.inMainFile(L)) {
+          Editable = false;
+          Unrenamed[D->getCanonicalDecl()] = L;
+          break;
+        }
+        unsigned Off = S.offset(L);
+        if (StringRef(S.TP.Text).substr(Off, D->getName().size()) != D->getName()) {
+          Editable = false;
+          break;
+        }
+        Offs.push_back(Off);
+      }
+      if (!Editable || Offs.empty())
+        continue;
+      std::string Name = "parc_" + D->getName().str() + "_" + F->FD->getName().str() + "_";
+      for (unsigned K = 2; !Taken.insert(Name).second; ++K)
+        Name = "parc_" + D->getName().str() + "_" + F->FD->getName().str() + std::to_string(K) +
+               "_";
+      llvm::sort(Offs);
+      Offs.erase(std::unique(Offs.begin(), Offs.end()), Offs.end());
+      unsigned Len = D->getName().size();
+      for (unsigned Off : Offs)
+        S.Edits.replace(Off, Off + Len, Name);
+      // Types printed from now on (environment fields, casts, frames)
+      // say the new name too.
+      for (const Decl *R : D->redecls())
+        const_cast<NamedDecl *>(cast<NamedDecl>(R))
+            ->setDeclName(DeclarationName(&S.Ctx.Idents.get(Name)));
+    }
+  }
+}
+
+bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
+  llvm::SetVector<const Decl *> Need = localTypesNeeded(F);
   // Declarations inside a hoisted one come with it.
   std::vector<const Decl *> Sorted;
   for (const Decl *D : Need) {
@@ -865,8 +1001,20 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     Ok = false;
   };
   auto FailClash = [&](const Decl *D) {
+    // renameClashingLocalTypes could not rename it: why.
+    auto Why = [&] {
+      for (const auto &[X, L] : Unrenamed)
+        if (X == D->getCanonicalDecl() ||
+            cast<Decl>(X->getDeclContext())->getCanonicalDecl() == D->getCanonicalDecl()) {
+          S.note(L, "parcc would give the type a name of its own, but %select{a macro|another "
+                    "file}1 spells the name '%0' here")
+              << cast<NamedDecl>(X)->getName() << (L.isMacroID() ? 0 : 1);
+          return;
+        }
+    };
     if (!ClashMoved) {
       Fail(D, "a declaration with the same name exists at file scope");
+      Why();
       return;
     }
     const auto *ND = cast<NamedDecl>(D);
@@ -877,6 +1025,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     S.note(D->getLocation(), "parcc moves the local types that activities use to file "
                              "scope, where one name can mean one thing: rename one of them, "
                              "or declare a shared type once at file scope");
+    Why();
     Ok = false;
   };
 
@@ -901,12 +1050,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       Fail(D, "it is declared in a file included inside the function");
       continue;
     }
-    LocalRefs Refs;
-    Refs.TraverseDecl(const_cast<Decl *>(D));
-    if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
-      if (TD->getUnderlyingType()->isVariablyModifiedType())
-        Refs.Found = true;
-    if (Refs.Found) {
+    if (dependsOnLocals(D)) {
       Fail(D, "its definition depends on local variables", /*Local=*/true);
       continue;
     }

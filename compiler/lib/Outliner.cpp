@@ -348,6 +348,7 @@ std::string Outliner::prettyNames() const {
 
 bool Outliner::run(std::string &Out) {
   computeCaptures(S);
+  renameClashingLocalTypes();
   nameConstructs();
   bool Ok = nameFileTags();
   Ok &= rewriteCaptures();

@@ -87,6 +87,14 @@ public:
   /// Local types and block-scope function declarations that the outlined
   /// code of F needs at file scope; removes moved declarations from F.
   bool hoistLocalDecls(FunctionModel &F, std::string &Out);
+  /// The local types (tags, typedefs, enums) that F's outlined code needs.
+  llvm::SetVector<const clang::Decl *> localTypesNeeded(const FunctionModel &F) const;
+  /// Gives a name of parcc's to each local type (or enumerator) that
+  /// hoistLocalDecls will move and whose name is taken at file scope or
+  /// by another moved one: two functions' `struct pair`.
+  void renameClashingLocalTypes();
+  /// Those it could not rename, with a spelling of theirs it cannot edit.
+  llvm::DenseMap<const clang::Decl *, clang::SourceLocation> Unrenamed;
   /// The definition of a tag that FD's return type defines (`struct S {
   /// ... } f(...)`), moved in front of the outlined code, which needs it
   /// complete; `struct S` stays behind.  Empty if there is none.
