@@ -1480,13 +1480,13 @@ int Job::run(const char *Argv0) {
       }
     }
     A.push_back(RuntimeLib);
-    // An executable exports the poll's two entries: a library it loads
-    // with dlopen, compiled by parcc, has weak stand-ins of its own, which
-    // its polls would read instead (a pbreak then waited for a loop there
-    // to end).  Exported, the executable's definitions are the ones.
+    // An executable exports the runtime's entries (all named parc_*): a
+    // library it loads with dlopen, built by `parcc -shared`, then calls
+    // the executable's copy of the runtime instead of starting its own (its
+    // constructs failed as run "on a thread that libparc did not create"),
+    // and its polls see the executable's kills (parc_abi.h, "Polling").
     if (!Shared)
-      for (const char *Sym : {"parc_kill_pending_", "parc_poll_slow"})
-        A.push_back(std::string("-Wl,--export-dynamic-symbol=") + Sym);
+      A.push_back("-Wl,--export-dynamic-symbol=parc_*");
     // libparc-asan.a is built with UndefinedBehaviorSanitizer too: a plain
     // -fsanitize=address link would miss its __ubsan_handle_* entries.
     if (RuntimeLib == "-lparc-asan" && !Undefined)

@@ -157,6 +157,9 @@ typedef void (*parc_body_fn)(parc_act *self, void *env);
  * poll inside the runtime, and parc_next polls before each activity.        */
 extern unsigned parc_kill_pending_;
 void parc_poll_slow(void);
+/* The slow path of the copy of the runtime that started (kill.c); the
+ * stand-in below calls it.                                                  */
+extern void (*parc_poll_hook_)(void);
 
 /* Every file that parcc compiles polls, plain C too (its functions may run in
  * activities of other files), so its object refers to the two entries above.
@@ -168,10 +171,24 @@ void parc_poll_slow(void);
  * count stays 0, so the stand-in is never called.  Where libparc is linked,
  * kill.c's definitions replace them (a strong definition wins over weak
  * ones), and kill.c is in every link that uses the runtime: descriptor.c,
- * which every construct and blocking operation needs, calls parc_kill_done. */
+ * which every construct and blocking operation needs, calls parc_kill_done.
+ *
+ * Where the runtime is in a shared library (`parcc -shared`), the stand-ins
+ * of an executable that holds an object of parcc's win instead: the dynamic
+ * linker binds the library's references to the executable's definitions,
+ * weak or not.  The count is then the executable's, which the runtime
+ * updates too, and the stand-in calls the slow path through
+ * parc_poll_hook_, which the runtime that started set (a stand-in that did
+ * nothing let killed activities run on: a pbreak waited for an endless
+ * loop, and a killed activity's effects were seen after its epar).       */
 #ifndef PARC_RUNTIME_SOURCE
 __attribute__((__weak__)) unsigned parc_kill_pending_;
-__attribute__((__weak__)) void parc_poll_slow(void) {}
+__attribute__((__weak__)) void (*parc_poll_hook_)(void);
+__attribute__((__weak__)) void parc_poll_slow(void) {
+  void (*slow)(void) = __atomic_load_n(&parc_poll_hook_, __ATOMIC_ACQUIRE);
+  if (slow)
+    slow();
+}
 #endif
 
 static __inline__ void parc_poll(void) {

@@ -7,7 +7,10 @@
  * processor 0.  No thread is created there: parc_start, called by the first
  * construct (or the first parc_P that must block), creates the workers.
  */
+#define _GNU_SOURCE /* pthread_getname_np */
 #include <dlfcn.h>
+#include <pthread.h>
+#include <string.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -84,6 +87,7 @@ void parc_init(void) {
     return;
   parc_rt.inited = 1;
   parc_exit_gate_thread(); /* the constructor runs on the main thread */
+  parc_poll_hook_install();
   parc_env_parse();
   parc_procs_init();
   parc_sched_init();
@@ -202,6 +206,17 @@ void parc_assert_fail(const char *cond, const char *file, int line, const char *
 /* A construct, or a parc_P that has to wait, on a thread that the program
  * created itself: the runtime has no processor there to park it on. */
 void parc_fatal_foreign(const parc_site *site) {
+  /* A processor of another copy of the runtime: each library that
+   * `parcc -shared` built and the program loaded with dlopen(RTLD_LOCAL)
+   * starts its own, which the others cannot see. */
+  char name[16];
+  if (pthread_getname_np(pthread_self(), name, sizeof name) == 0 &&
+      strncmp(name, PARC_THREAD_NAME, strlen(PARC_THREAD_NAME)) == 0)
+    parc_fatal_site(site, "%s ran in an activity of another copy of the runtime: a library "
+                          "built by parcc -shared and loaded with dlopen(RTLD_LOCAL) runs "
+                          "its own, and constructs of one cannot run in activities of "
+                          "another; load such libraries with RTLD_GLOBAL",
+                    site ? kind_word(site->kind) : "parc_P");
   if (!site)
     parc_fatal(1, "parc_P had to wait on a thread that libparc did not create (the "
                   "program's own pthread_create or thrd_create): only main and the activities "

@@ -15,8 +15,9 @@
 #include <stdint.h>
 
 #include "config.h"
-/* The runtime defines parc_kill_pending_ and parc_poll_slow (kill.c), in
- * place of parc_abi.h's weak stand-ins for objects linked without it. */
+/* The runtime defines parc_kill_pending_, parc_poll_hook_ and parc_poll_slow
+ * (kill.c), in place of parc_abi.h's weak stand-ins for objects linked
+ * without it. */
 #define PARC_RUNTIME_SOURCE 1
 #include "parc_abi.h"
 
@@ -685,6 +686,10 @@ static inline int parc_kill_active(void) {
   return (__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) & ~PARC_HELP_BIT) != 0;
 }
 PARC_INTERNAL void parc_kill_done(parc_drt *d);
+/* The name of processor k's thread is PARC_THREAD_NAME "k". */
+#define PARC_THREAD_NAME "parc-proc-"
+/* Points parc_poll_hook_ at this copy's slow path (parc_init). */
+PARC_INTERNAL void parc_poll_hook_install(void);
 PARC_INTERNAL _Noreturn void parc_unwind(parc_batch *b);
 PARC_INTERNAL void parc_poll_ctx(parc_ctx *c);
 PARC_INTERNAL void parc_spawn_range(parc_drt *d, parc_batch *parent, uint64_t count);

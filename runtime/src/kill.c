@@ -105,6 +105,11 @@
 #include "internal.h"
 
 unsigned parc_kill_pending_;
+void (*parc_poll_hook_)(void);
+/* The hook before this copy's (another copy of the runtime, in a library
+ * loaded with dlopen(RTLD_LOCAL), started first): polls of threads that are
+ * not this copy's processors go on to it. */
+static void (*prev_poll_hook)(void);
 
 static uint64_t kill_epoch;   /* atomic; see step 4 */
 static int posting;           /* atomic: kills between steps 2 and 5 */
@@ -344,10 +349,22 @@ _Noreturn void parc_unwind(parc_batch *b) {
   parc_longjmp(b->jb, 1);
 }
 
-void parc_poll_slow(void) {
+static void poll_slow(void);
+
+void parc_poll_slow(void) { poll_slow(); }
+
+void parc_poll_hook_install(void) {
+  prev_poll_hook = __atomic_exchange_n(&parc_poll_hook_, poll_slow, __ATOMIC_ACQ_REL);
+}
+
+static void poll_slow(void) {
   parc_proc *p = parc_self();
-  if (!p)
+  if (!p) {
+    void (*prev)(void) = __atomic_load_n(&prev_poll_hook, __ATOMIC_RELAXED);
+    if (prev)
+      prev();
     return;
+  }
   /* relaxed: a request or kill seen late is one poll later (see parc_help). */
   if (PARC_UNLIKELY(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) & PARC_HELP_BIT)) {
     parc_help(p);

@@ -255,6 +255,11 @@ static void sched_entry(parc_ctx *c) {
 static void *worker_main(void *arg) {
   parc_proc *p = arg;
   parc_tls_proc = p;
+  /* For the user's tools (gdb's info threads, top -H) and for
+   * parc_fatal_foreign, which tells another copy's processors by it. */
+  char name[16];
+  snprintf(name, sizeof name, PARC_THREAD_NAME "%d", p->id);
+  pthread_setname_np(pthread_self(), name);
   int cpu = parc_rt.pin ? parc_pin_self(p->id) : -1;
   if (cpu < 0)
     cpu = sched_getcpu(); /* unpinned: where it started */
