@@ -223,6 +223,8 @@ struct Options {
   bool Verbose = false;
   bool Polls = true;
   bool StacklessSync = true;
+  bool StacklessSyncGiven = false; // -f[no-]parc-stackless-sync written
+  std::set<std::string> Sanitizers; // -fsanitize= kinds in force
   bool OpenMP = false, OpenMPSimd = false, OpenACC = false; // what the back end honours
   bool MD = false, MMD = false, MP = false;
   std::string MF;
@@ -421,10 +423,8 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       O.Polls = false;
     else if (A == "-fparc-polls")
       O.Polls = true;
-    else if (A == "-fno-parc-stackless-sync")
-      O.StacklessSync = false;
-    else if (A == "-fparc-stackless-sync")
-      O.StacklessSync = true;
+    else if (A == "-fno-parc-stackless-sync" || A == "-fparc-stackless-sync")
+      O.StacklessSync = A == "-fparc-stackless-sync", O.StacklessSyncGiven = true;
     else if (A == "-save-temps" || A == "--save-temps" || A == "-save-temps=cwd")
       O.SaveTemps = true;
     else if (A == "-save-temps=obj")
@@ -559,6 +559,24 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
         O.OpenACC = true;
       else if (A == "-fno-openacc")
         O.OpenACC = false;
+      StringRef Kinds = A;
+      bool On = Kinds.consume_front("-fsanitize=");
+      if (On || Kinds.consume_front("-fno-sanitize=")) {
+        SmallVector<StringRef, 4> List;
+        Kinds.split(List, ',');
+        for (StringRef K : List) {
+          // MemorySanitizer needs every instruction that writes memory
+          // instrumented, libparc's context switches included: it reported
+          // uninitialised values inside parcc's code.
+          if (On && K == "memory")
+            return fail("'-fsanitize=memory' is not supported: the runtime is not built "
+                        "for it (use -fsanitize=address, thread or undefined)");
+          if (On)
+            O.Sanitizers.insert(K.str());
+          else
+            O.Sanitizers.erase(K.str());
+        }
+      }
       if (frontEndF(A)) {
         O.Front.push_back(A.str());
         O.BackCompile.push_back(A.str());
@@ -572,6 +590,12 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       O.BackAndLink.push_back(A.str());
     }
   }
+  // AddressSanitizer sees an activity's locals in a sync frame (parc_abi.h,
+  // "Stackless sync") only as part of one allocation, the frames packed
+  // without redzones: a write past a local array was not reported, or went
+  // into the next activity's locals.  On their stacks it sees them.
+  if (O.Sanitizers.count("address") && !O.StacklessSyncGiven)
+    O.StacklessSync = false;
   return std::nullopt;
 }
 
