@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -67,6 +68,10 @@ typedef struct parc_tbuf {
 
 static FILE *trace_file;
 static const char *trace_path;
+/* The process that opened the file: a child of fork() shares it, and its
+ * exit wrote a second document into it (not valid JSON); only the opener
+ * writes. */
+static pid_t trace_pid;
 static uint64_t t0;
 static int written;           /* atomic: the file is written once */
 
@@ -92,6 +97,7 @@ void parc_trace_open(const char *path) {
     parc_fatal(2, "PARC_TRACE=%s: %s", path, strerror(errno));
   trace_file = f;
   trace_path = path;
+  trace_pid = getpid();
   t0 = mono_ns();
   root_open = 1;
   root_seg = 0;
@@ -425,7 +431,7 @@ static void write_event(FILE *f, int tid, const parc_tev *e, const parc_tev *e2)
 /* Close what is open on the exiting thread's processor, then write the file
  * (once; later calls do nothing). */
 void parc_trace_flush(void) {
-  if (!trace_file || __atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
+  if (!trace_file || getpid() != trace_pid || __atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
     return;
   uint64_t t = parc_trace_now();
   parc_proc *self = parc_rt.procs ? parc_self() : NULL;
