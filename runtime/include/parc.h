@@ -23,7 +23,7 @@ extern "C" {
  * A blocked parc_P never ties up its processor: the processor runs other
  * activities until a parc_V wakes the waiter. */
 typedef struct parc_sem {
-  _Alignas(8) unsigned char opaque_[48];
+  __attribute__((__aligned__(8))) unsigned char opaque_[48]; /* _Alignas(8), also in C++ */
 } parc_sem_t;
 
 void parc_sem_init(parc_sem_t *s, int value);
