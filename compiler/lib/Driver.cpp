@@ -650,6 +650,22 @@ public:
     if (StringRef(CC).contains('/') && sys::fs::can_execute(CC) && !sys::fs::is_directory(CC)) {
       Words.push_back(CC);
     } else {
+      // TokenizeGNUCommandLine takes an unmatched quote to the end of the
+      // text: `PARCC_CC="gcc '-O2"` ran gcc with -O2.  A shell refuses it.
+      char Quote = 0;
+      for (size_t I = 0; I < CC.size(); ++I) {
+        char Ch = CC[I];
+        if (Quote == '\'' ? Ch == '\'' : Quote == '"' ? Ch == '"' : Ch == '\'' || Ch == '"')
+          Quote = Quote ? 0 : Ch;
+        else if (Ch == '\\' && Quote != '\'' && I + 1 < CC.size())
+          ++I;
+      }
+      if (Quote) {
+        fail(std::string("the back-end C compiler '") + CC + "' (" +
+             (O.CC.empty() ? "PARCC_CC" : "--cc=") + ") has an unmatched " +
+             (Quote == '"' ? "double" : "single") + " quote");
+        return false;
+      }
       SmallVector<const char *, 4> Split;
       cl::TokenizeGNUCommandLine(CC, Saver, Split);
       for (const char *W : Split)
