@@ -268,7 +268,7 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
   S.userPosition(S.offset(CS->getLBracLoc()), C->Line, C->Col);
 
   std::vector<Stmt *> Body(CS->body_begin(), CS->body_end());
-  std::vector<DoStmt *> Wrappers;
+  std::vector<std::pair<Stmt *, CompoundStmt *>> Wrappers; // a loop, its body
   if (C->Kind == ConstructKind::Parblock) {
     if (Body.size() < 3 || markerOf(Body.back()) != Marker::End) {
       shapeError(CS, Kw);
@@ -280,12 +280,12 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
         shapeError(Body[I], Kw);
         return true;
       }
-      Wrappers.push_back(Do);
+      Wrappers.push_back({Do, cast<CompoundStmt>(Do->getBody())});
     }
   } else {
     if (Body.size() != 7 || markerOf(Body[2]) != Marker::Bounds ||
         markerOf(Body[3]) != Marker::Bounds || markerOf(Body[4]) != Marker::Bounds ||
-        markerOf(Body[6]) != Marker::End || !isa<DoStmt>(Body[5])) {
+        markerOf(Body[6]) != Marker::End || !isa<WhileStmt>(Body[5])) {
       shapeError(CS, Kw);
       return true;
     }
@@ -306,15 +306,15 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
         return true;
       }
     }
-    auto *Do = cast<DoStmt>(Body[5]);
-    if (markerOf(Do->getCond()) != Marker::Act || !isa<CompoundStmt>(Do->getBody())) {
-      shapeError(Do, Kw);
+    auto *Loop = cast<WhileStmt>(Body[5]);
+    if (markerOf(Loop->getCond()) != Marker::Act || !isa<CompoundStmt>(Loop->getBody())) {
+      shapeError(Loop, Kw);
       return true;
     }
     C->Index = Index;
     for (unsigned I = 0; I < 3; ++I)
       C->Bounds[I] = Bounds[I]->getArg(2)->IgnoreImpCasts();
-    Wrappers.push_back(Do);
+    Wrappers.push_back({Loop, cast<CompoundStmt>(Loop->getBody())});
     // The header belongs to the parent: it declares the index and evaluates
     // the bounds before any activity exists.
     TraverseDecl(Index);
@@ -324,12 +324,12 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
 
   Construct *CP = C.get();
   M.Constructs.push_back(std::move(C));
-  for (DoStmt *Do : Wrappers) {
+  for (auto [Loop, Body] : Wrappers) {
     auto A = std::make_unique<Activity>();
     A->Owner = CP;
     A->Index = CP->Acts.size();
-    A->Wrapper = Do;
-    A->Body = cast<CompoundStmt>(Do->getBody());
+    A->Wrapper = Loop;
+    A->Body = Body;
     CP->Acts.push_back(std::move(A));
   }
   if (CP->Index)

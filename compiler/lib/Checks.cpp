@@ -722,13 +722,13 @@ public:
         Ok = Ch == BC->getCommon() || !dependent(BC->getCommon());
       else if (const auto *B = dyn_cast<BinaryOperator>(Pa); B && B->isLogicalOp())
         Ok = Ch == B->getLHS() || allows(B->getLHS(), B->getOpcode() == BO_LAnd);
-      else if (const auto *W = dyn_cast<WhileStmt>(Pa))
+      else if (const auto *W = dyn_cast<WhileStmt>(Pa); W && markerOf(W->getCond()) != Marker::Act)
         Ok = Ch != W->getBody() || allows(W->getCond(), true);
       else if (const auto *F = dyn_cast<ForStmt>(Pa))
         Ok = (Ch != F->getBody() && Ch != F->getInc()) || allows(F->getCond(), true);
       else if (const auto *Sw = dyn_cast<SwitchStmt>(Pa))
         Ok = Ch != Sw->getBody() || !dependent(Sw->getCond());
-      else if (const auto *D = dyn_cast<DoStmt>(Pa); D && markerOf(D->getCond()) == Marker::Act) {
+      else if (const auto *D = dyn_cast<WhileStmt>(Pa); D && markerOf(D->getCond()) == Marker::Act) {
         // The body of a nested parfor or lparfor, whose bounds may leave
         // out P: its block declares the index, then gives the bounds.
         auto Qs = Ctx.getParents(*D);

@@ -20,6 +20,9 @@
 //===----------------------------------------------------------------------===//
 #include "parcc/Lowering.h"
 
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/BitVector.h"
+
 using namespace clang;
 
 namespace parcc {
@@ -70,10 +73,46 @@ bool lowerKills(Outliner &O) {
   return Ok;
 }
 
+/// Is C's epar unreachable in Clang's CFG of its function (every section
+/// preturns, say), with no pbreak of C's own, which goes there in a way
+/// the CFG does not show (it sees pbreak as a call)?
+static bool neverCompletes(const Outliner &O, const Construct &C) {
+  const Session &S = O.S;
+  for (const MarkUse &M : S.M.Marks)
+    if (M.Kind == MarkKind::Pbreak && M.Act && M.Act->Owner == &C)
+      return false;
+  const Stmt *End = C.Block->body_back();
+  std::unique_ptr<CFG> G =
+      CFG::buildCFG(C.Func, C.Func->getBody(), &S.Ctx, CFG::BuildOptions());
+  if (!G)
+    return false;
+  llvm::BitVector Seen(G->getNumBlockIDs());
+  std::vector<const CFGBlock *> Work{&G->getEntry()};
+  Seen.set(G->getEntry().getBlockID());
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    for (const CFGElement &E : *B)
+      if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>(); CS && CS->getStmt() == End)
+        return false;
+    for (const CFGBlock *Next : B->succs())
+      if (Next && !Seen.test(Next->getBlockID())) {
+        Seen.set(Next->getBlockID());
+        Work.push_back(Next);
+      }
+  }
+  return true;
+}
+
 std::string preturnCheck(const Outliner &O, const Construct &C) {
   if (C.Parent || !C.ContainsPreturn)
     return "";
   bool Void = C.Func->getReturnType()->isVoidType();
+  // A construct that ends only by preturn (`parblock { preturn a; } : {
+  // preturn b; } epar` at the end of an int function) returns without a
+  // test: gcc -Wall warned that control reached the end of the function.
+  if (!Void && neverCompletes(O, C))
+    return "(void)parc_preturned(&" + O.descName(C) + "); return parc_rv_; ";
   return "if (parc_preturned(&" + O.descName(C) + ")) return" + (Void ? "" : " parc_rv_") + "; ";
 }
 

@@ -594,7 +594,7 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
     // arguments of one call (-Wunsequenced on 'parfor int i; k++; t; k++;').
     replace(Semi, F.Part == 1   ? ")); parc_mark_bounds(1, 0, ("
                   : F.Part == 2 ? ")); parc_mark_bounds(2, 0, ("
-                                : ")); do {");
+                                : ")); while (parc_mark_act()) {");
     break;
   }
   }
@@ -788,7 +788,7 @@ bool TokenPass::step(size_t &I) {
       return matchNote(F);
     }
     if (T.Word == KW::Epar && ParforLike && AtTop) {
-      replace(T, "} while (parc_mark_act()); parc_mark_end(); }");
+      replace(T, "} parc_mark_end(); }");
       Frames.pop_back();
       return true;
     }

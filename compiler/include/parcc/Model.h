@@ -35,11 +35,14 @@ inline bool isLoop(ConstructKind K) { return K != ConstructKind::Parblock; }
 struct Construct;
 
 /// One activity body: a parblock section, or the body of a parfor/lparfor.
-/// In B1 it is `do BODY while (parc_mark_act());`.
+/// In B1 it is the body of a loop on parc_mark_act() (Wrapper).
 struct Activity {
   Construct *Owner = nullptr;
   unsigned Index = 0;
-  const clang::DoStmt *Wrapper = nullptr;
+  /// The loop around Body: `do { } while (parc_mark_act())` for a
+  /// parblock section (it runs once), `while (parc_mark_act()) { }` for a
+  /// parfor body (it may run for no index).
+  const clang::Stmt *Wrapper = nullptr;
   const clang::CompoundStmt *Body = nullptr;
   /// The body is brief (Polls.cpp): an lparfor chunk polls once per block of
   /// iterations instead of once per iteration.

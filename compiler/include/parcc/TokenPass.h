@@ -16,7 +16,7 @@
 //   =>  { int i; parc_mark_parfor();
 //         parc_mark_bounds(0, (void *)(__UINTPTR_TYPE__)&i, (F));
 //         parc_mark_bounds(1, 0, (T)); parc_mark_bounds(2, 0, (S));
-//         do { BODY } while (parc_mark_act()); parc_mark_end(); }
+//         while (parc_mark_act()) { BODY } parc_mark_end(); }
 //
 //   pbreak;  => parc_mark_pbreak();     sync;  => parc_mark_sync();
 //   preturn e;  => return e;            (the offset is remembered as a preturn)
