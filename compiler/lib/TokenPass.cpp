@@ -310,6 +310,17 @@ private:
         return true;
     return false;
   }
+  /// Is the branch that directive D opens skipped?  A range that the
+  /// preprocessor skipped starts at D, or starts before it and goes on past
+  /// its line (one range spans `#if 0 ... #elif 0 ... #else`, ending with
+  /// the line of the directive whose branch is taken).  The text right
+  /// after D may lie in a range of a nested conditional instead.
+  bool branchSkipped(const Directive &D) const {
+    for (const SkippedRange &R : Skipped)
+      if (R.Begin == D.Begin || (R.Begin < D.Begin && D.End < R.End))
+        return true;
+    return false;
+  }
 
   /// Every replacement but those of pbreak, preturn and sync changes the
   /// construct structure; a preprocessor conditional whose branches see
@@ -901,6 +912,7 @@ bool TokenPass::step(size_t &I) {
 /// inside one activity or outside all constructs stay as written.
 void TokenPass::flattenStraddlingConditionals() {
   StringRef Src = SM.getBufferData(FID);
+
   auto Blank = [&](unsigned B, unsigned E) {
     std::string NL;
     for (unsigned I = B; I < E; ++I)
@@ -926,11 +938,12 @@ void TokenPass::flattenStraddlingConditionals() {
       Straddles |= StructureAt[X->NextTok] != StructureAt[G.front()->NextTok];
     if (!Straddles)
       continue;
-    // A branch is skipped if its text lies in a skipped range.  One range
-    // can span several branches (`#if 0 ... #elif 0 ... #else`), so a
-    // branch need not start one.
+    // A branch whose first line opened a nested conditional was taken for
+    // skipped when that one's first branch was (`#ifdef __PARCC__` then
+    // `#if 0 parfor ... #else lparfor ... #endif`): the whole construct was
+    // blanked, silently.
     for (size_t K = 0; K + 1 < G.size(); ++K) {
-      if (inSkipped(G[K]->End))
+      if (branchSkipped(*G[K]))
         Blank(G[K]->Begin, G[K + 1]->Begin);
       else
         Blank(G[K]->Begin, G[K]->End);
@@ -1018,7 +1031,10 @@ TokenPassResult TokenPass::run() {
     std::stable_sort(Repls.begin(), Repls.end(),
                      [](const Repl &A, const Repl &B) { return A.Off < B.Off; });
   }
-  if (R.UsesParc && !Skipped.empty())
+  // Also where no branch is skipped: `#ifndef SERIAL` around a header and
+  // again around its epar left both groups' directives in the activity's
+  // function ("#endif without #if" from the back end).
+  if (R.UsesParc)
     flattenStraddlingConditionals();
   if (R.UsesParc)
     Repls.insert(Repls.begin(), Repl{Toks.front().Off, 0, MarkerPrelude,
