@@ -800,8 +800,8 @@ static size_t lineStart(StringRef T, size_t Off) {
 }
 
 /// The `#pragma` line (continuation lines joined) that comes right before
-/// B1 offset Off, which starts a statement, with only blank lines and `//`
-/// comment lines between; "" if none.  Such a pragma governs the statement:
+/// B1 offset Off, which starts a statement, with only blank lines, `//`
+/// comment lines and conditional directives between; "" if none.  Such a pragma governs the statement:
 /// gcc takes nothing between them (`#pragma GCC unroll 4` or `#pragma omp
 /// parallel for`, then `parc_poll(); for ...`: "for statement expected").
 static std::string pragmaBefore(Session &S, unsigned Off) {
@@ -827,6 +827,14 @@ static std::string pragmaBefore(Session &S, unsigned Off) {
     if (!Line.consume_front("#"))
       return "";
     Line = Line.ltrim();
+    // `#ifdef _OPENMP` / `#pragma omp parallel for` / `#endif`: the front
+    // end, which does not define _OPENMP, skips the pragma, and the loop
+    // polled; the back end, under -fopenmp, then stopped at the poll
+    // ("invalid controlling predicate").
+    StringRef Word = Line.take_while([](char C) { return isalpha((unsigned char)C); });
+    if (Word == "if" || Word == "ifdef" || Word == "ifndef" || Word == "elif" ||
+        Word == "elifdef" || Word == "elifndef" || Word == "else" || Word == "endif")
+      continue;
     if (!Line.consume_front("pragma") || Line.empty() || !isspace((unsigned char)Line[0]))
       return "";
     return Line.trim().str();

@@ -14,7 +14,7 @@
 // RUN: %parcc-clang %cflags-strict -O2 %s -o %t.clang
 // RUN: %run %t.clang | %FileCheck %s
 // RUN: %parcc -emit-c %s | %FileCheck %s --check-prefix=EMIT
-// CHECK: 387072.0 21 4950 1008.0
+// CHECK: 387072.0 21 4950 1008.0 3.5
 #include <stdio.h>
 #include <string.h>
 
@@ -71,6 +71,23 @@ double halves(int n)
     return h;
 }
 
+// The directive under `#ifdef _OPENMP`, which the front end does not
+// define: the loop polled, and gcc -fopenmp stopped at the poll.
+// EMIT-LABEL: double squares(int n)
+// EMIT: #pragma omp parallel for reduction(+:q)
+// EMIT-NEXT: #endif
+// EMIT-NEXT: for (int i = 0; i < n; i++)
+double squares(int n)
+{
+    double q = 0;
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+:q)
+#endif
+    for (int i = 0; i < n; i++)
+        q += half(i) * half(i);
+    return q;
+}
+
 // A loop in an omp parallel region that is no loop directive polls.
 // EMIT-LABEL: int main(void)
 // EMIT: while ((parc_poll(), k < 0))
@@ -88,6 +105,6 @@ int main(void)
 #pragma omp simd reduction(+:t)
     for (int i = 0; i < 100; i++)
         t += i;
-    printf("%.1f %ld %ld %.1f\n", fill(64), unrolled("abcdef"), t, halves(64));
+    printf("%.1f %ld %ld %.1f %.1f\n", fill(64), unrolled("abcdef"), t, halves(64), squares(4));
     return 0;
 }
