@@ -213,8 +213,11 @@ static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
  * a full block is a loop of the constant trip count PARC_BLOCK, which the
  * back end vectorises without a scalar epilogue or a runtime check (gcc -O2
  * vectorises only such loops); the last, partial block runs the same body
- * in a loop of its own.  An lparfor chunk with a brief body runs its
- * iterations so:
+ * in a loop of its own.  With a STEP of 1 or -1 and a signed index at least
+ * as wide as int, a full block counts the index in its own type from the
+ * block's first value (parc_i0_): from a 64-bit count narrowed to int, gcc
+ * could not see that the index steps by one, and vectorised nothing.  An
+ * lparfor chunk with a brief body runs its iterations so:
  *
  *     while (parc_next(parc_self_, &parc_k_)) {
  *       parc_j_ = parc_chunk_lo(parc_env_->parc_niter_, parc_self_->total, parc_k_);
@@ -222,8 +225,9 @@ static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
  *       for (;;) {
  *         if (parc_hi_ - parc_j_ >= PARC_BLOCK) {
  *           unsigned parc_b_;
+ *           int parc_i0_ = (int)parc_iter(parc_from_, 1ULL, parc_j_);
  *           for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++) {
- *             int j = (int)parc_iter(parc_from_, 1ULL, parc_j_);
+ *             int j = (int)(parc_i0_ + (int)parc_b_);
  *             (void)j;
  *             { ...user body... }
  *           }
