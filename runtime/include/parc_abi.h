@@ -31,7 +31,10 @@
  *
  * The environment (struct parc_env_f_L12) holds a pointer to each variable
  * of the parent that the body uses (a const one as a pointer to const) and,
- * for a parfor or lparfor, the converted FROM and STEP.  A STEP that is the
+ * for a parfor or lparfor, the converted FROM and STEP.  A scalar that only
+ * the parent can change, which waits meanwhile, is read once into
+ * parc_c_x_, which parc_p_x_ then points to (compiler/lib/Captures.cpp,
+ * ReadOnlyCaptures).  A STEP that is the
  * constant 1 is not loaded: the index is parc_iter(parc_from_, 1ULL,
  * parc_k_).  A parblock has one function per section (f_parblock_L12_s0,
  * ...) with the same prologue, and its body function switches on parc_k_.
