@@ -1,10 +1,10 @@
 /* Plain C, compiled by parcc into a library that dlopen loads: a loop
    long enough that a pbreak elsewhere should stop it at a poll. */
-volatile unsigned long plugin_spins;
+unsigned long plugin_spins; /* atomic: the program watches it */
 
 int plugin_spin(unsigned long n)
 {
-    for (plugin_spins = 0; plugin_spins < n; plugin_spins++)
-        ;
+    for (unsigned long i = 0; i < n; i++)
+        __atomic_store_n(&plugin_spins, i + 1, __ATOMIC_RELAXED);
     return 1;
 }
