@@ -31,7 +31,6 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 #include <cassert>
 #include <functional>
@@ -330,13 +329,21 @@ private:
 };
 } // namespace
 
+const llvm::SmallPtrSet<const VarDecl *, 8> &
+Outliner::readOnlyCaptures(const Construct &C) const {
+  auto [It, New] = ReadOnly.try_emplace(&C);
+  if (New)
+    It->second = ReadOnlyCaptures(S, C).Only;
+  return It->second;
+}
+
 std::string Outliner::bodyPrologue(const Construct &C) const {
   std::string Out;
-  ReadOnlyCaptures RO(S, C);
+  const llvm::SmallPtrSet<const VarDecl *, 8> &RO = readOnlyCaptures(C);
   for (const VarDecl *V : C.Captures) {
     std::string N = nameOf(V), Decl;
     unsigned K = 0;
-    if (RO.Only.count(V)) {
+    if (RO.count(V)) {
       // Read once into a local whose address does not escape: a store in
       // the body (a char, or of the variable's type) cannot change it, so
       // the back end keeps it in a register instead of reloading it after
@@ -995,10 +1002,10 @@ void Outliner::renameClashingLocalTypes() {
       }
       if (!Editable || Offs.empty())
         continue;
-      std::string Name = "parc_" + D->getName().str() + "_" + F->FD->getName().str() + "_";
+      std::string Base = "parc_" + D->getName().str() + "_" + F->FD->getName().str();
+      std::string Name = Base + "_";
       for (unsigned K = 2; !Taken.insert(Name).second; ++K)
-        Name = "parc_" + D->getName().str() + "_" + F->FD->getName().str() + std::to_string(K) +
-               "_";
+        Name = Base + std::to_string(K) + "_";
       llvm::sort(Offs);
       Offs.erase(std::unique(Offs.begin(), Offs.end()), Offs.end());
       unsigned Len = D->getName().size();

@@ -17,7 +17,9 @@
 
 #include "parcc/Session.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 #include <set>
@@ -49,6 +51,12 @@ public:
   /// Declarations at the top of a body function of C: each shared
   /// variable's address, once, in a const local parc_p_<name>_.
   std::string bodyPrologue(const Construct &C) const;
+  /// The captures of C that its body functions read once (Captures.cpp,
+  /// ReadOnlyCaptures), found once per construct: a parblock has a body
+  /// function per section.
+  const llvm::SmallPtrSet<const clang::VarDecl *, 8> &readOnlyCaptures(const Construct &C) const;
+  mutable llvm::DenseMap<const Construct *, llvm::SmallPtrSet<const clang::VarDecl *, 8>>
+      ReadOnly;
   /// Leaf edits: references to shared variables, `register` on shared
   /// variables.  False on error (reported).
   bool rewriteCaptures();
