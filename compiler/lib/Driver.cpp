@@ -1506,19 +1506,11 @@ int Job::run(const char *Argv0) {
     bool Shared = false;
     for (const LinkItem &L : O.Link)
       Shared |= L.Input < 0 && L.Arg == "-shared";
-    std::string RuntimeLib = Shared ? "-lparc-pic" : "-lparc";
-    bool Undefined = false;
-    for (const std::string &F : O.BackAndLink) {
-      StringRef Arg(F);
-      SmallVector<StringRef, 4> Kinds;
-      if (Arg.consume_front("-fsanitize="))
-        Arg.split(Kinds, ',');
-      for (StringRef K : Kinds) {
-        if (K == "thread" || K == "address")
-          RuntimeLib = K == "thread" ? "-lparc-tsan" : "-lparc-asan";
-        Undefined |= K == "undefined";
-      }
-    }
+    std::string RuntimeLib = O.Sanitizers.count("thread")    ? "-lparc-tsan"
+                             : O.Sanitizers.count("address") ? "-lparc-asan"
+                             : Shared                        ? "-lparc-pic"
+                                                             : "-lparc";
+    bool Undefined = O.Sanitizers.count("undefined");
     A.push_back(RuntimeLib);
     // An executable exports the runtime's entries (all named parc_*): a
     // library it loads with dlopen, built by `parcc -shared`, then calls
