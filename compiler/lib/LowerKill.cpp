@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "parcc/Lowering.h"
 
+#include "clang/Analysis/Analyses/ReachableCode.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/BitVector.h"
 
@@ -86,21 +87,13 @@ static bool neverCompletes(const Outliner &O, const Construct &C) {
       CFG::buildCFG(C.Func, C.Func->getBody(), &S.Ctx, CFG::BuildOptions());
   if (!G)
     return false;
-  llvm::BitVector Seen(G->getNumBlockIDs());
-  std::vector<const CFGBlock *> Work{&G->getEntry()};
-  Seen.set(G->getEntry().getBlockID());
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.back();
-    Work.pop_back();
-    for (const CFGElement &E : *B)
-      if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>(); CS && CS->getStmt() == End)
-        return false;
-    for (const CFGBlock *Next : B->succs())
-      if (Next && !Seen.test(Next->getBlockID())) {
-        Seen.set(Next->getBlockID());
-        Work.push_back(Next);
-      }
-  }
+  llvm::BitVector Reached(G->getNumBlockIDs());
+  reachable_code::ScanReachableFromBlock(&G->getEntry(), Reached);
+  for (const CFGBlock *B : *G)
+    if (Reached.test(B->getBlockID()))
+      for (const CFGElement &E : *B)
+        if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>(); CS && CS->getStmt() == End)
+          return false;
   return true;
 }
 
