@@ -242,18 +242,38 @@ void parc_batch_init(parc_batch *b, parc_drt *d, parc_batch *outer, int is_paren
   b->dry = 0;
 }
 
+/* pthread_exit() or a cancellation unwinding a processor's thread out of an
+ * activity.  The thread belongs to the runtime: with it gone, its envelopes,
+ * its local list and the construct's count of running activities are lost
+ * and the program hung at its next epar (P >= 2).  The unwinding runs the
+ * cleanup of run_body's `live` (descriptor.c is compiled with -fexceptions,
+ * CMakeLists.txt), which ends the program with an error in its place. */
+static void body_unwound(parc_batch *volatile const *live) {
+  if (PARC_LIKELY(!*live))
+    return;
+  const parc_site *site = (*live)->d->site;
+  parc_fatal_site(site, "pthread_exit() or a cancellation ended the thread of processor %d "
+                        "inside an activity of this %s; an activity ends by reaching its "
+                        "end, pbreak or preturn, and exit() ends the program",
+                  parc_self()->id, site ? parc_kind_word(site->kind) : "construct");
+}
+
 /* Run batch b on context c and account all of it.  The setjmp is the
  * landing point of a kill (kill.c): the activities [cur, end) were killed
  * (less the current one if it ended itself by pbreak/preturn). */
 static __attribute__((noinline)) uint64_t run_body(parc_batch *b) {
-  /* Nothing local lives across the setjmp: all state is in *b. */
+  /* Nothing local lives across the setjmp: all state is in *b (`live`,
+   * volatile, is written again after it). */
+  parc_batch *volatile live __attribute__((cleanup(body_unwound))) = b;
   if (parc_setjmp(b->jb) == 0) {
     if (PARC_LIKELY(!parc_rt.step))
       b->d->fn(&b->act, b->d->env);
     else
       parc_step_run(b); /* one activity per call: PARC_TRACE, PARC_SCHED (sched.c) */
+    live = NULL;
     return 0;
   }
+  live = NULL;
   if (PARC_UNLIKELY(parc_rt.step))
     parc_step_landing(b);
   uint64_t killed = b->act.end - b->act.cur - (uint64_t)b->self_ended;

@@ -166,7 +166,7 @@ void parc_fatal(int status, const char *fmt, ...) {
   _Exit(status);
 }
 
-static const char *kind_word(unsigned k) {
+const char *parc_kind_word(unsigned k) {
   switch (k) {
   case PARC_KIND_PARBLOCK: return "parblock";
   case PARC_KIND_LPARFOR: return "lparfor";
@@ -216,23 +216,23 @@ void parc_fatal_foreign(const parc_site *site) {
                           "built by parcc -shared and loaded with dlopen(RTLD_LOCAL) runs "
                           "its own, and constructs of one cannot run in activities of "
                           "another; load such libraries with RTLD_GLOBAL",
-                    site ? kind_word(site->kind) : "parc_P");
+                    site ? parc_kind_word(site->kind) : "parc_P");
   if (!site)
     parc_fatal(1, "parc_P had to wait on a thread that libparc did not create (the "
                   "program's own pthread_create or thrd_create): only main and the activities "
                   "of its constructs may wait on a semaphore; such a thread may call parc_V");
   parc_fatal_site(site, "%s ran on a thread that libparc did not create (the program's own "
                         "pthread_create or thrd_create): constructs run only in main and in "
-                        "the activities of its constructs", kind_word(site->kind));
+                        "the activities of its constructs", parc_kind_word(site->kind));
 }
 
 void parc_error_step0(const parc_site *site) {
-  parc_fatal_site(site, "%s step is zero", site ? kind_word(site->kind) : "parfor");
+  parc_fatal_site(site, "%s step is zero", site ? parc_kind_word(site->kind) : "parfor");
 }
 
 void parc_error_count(const parc_site *site) {
   parc_fatal_site(site, "%s has too many iterations (the count overflows 64 bits)",
-                  site ? kind_word(site->kind) : "parfor");
+                  site ? parc_kind_word(site->kind) : "parfor");
 }
 
 int parc_nprocs(void) {

@@ -279,6 +279,8 @@ static void fork_prepare(void);
 static void fork_parent(void);
 static void fork_child(void);
 static void start_workers(void);
+static void stop_workers(void);
+static void watch_main_thread(void);
 
 /* Called under parc_rt.start_lock by the first construct, and by the first
  * one in a child process that fork() left without its workers (fork_child). */
@@ -300,8 +302,10 @@ void parc_procs_start(void) {
   int cpu = parc_rt.P > 1 && parc_rt.pin ? parc_pin_self(0) : -1;
   /* relaxed: a report only (stats.c) */
   __atomic_store_n(&p0->cpu, cpu >= 0 ? cpu : sched_getcpu(), __ATOMIC_RELAXED);
-  if (parc_rt.P > 1)
+  if (parc_rt.P > 1) {
     pthread_atfork(fork_prepare, fork_parent, fork_child);
+    watch_main_thread();
+  }
   start_workers();
 }
 
@@ -449,7 +453,14 @@ static void fork_child(void) {
  * workers.  Outside Valgrind the process ends with its workers asleep, as
  * it always did: an exit waits for nothing. */
 void parc_procs_join_at_exit(void) {
-  if (!RUNNING_ON_VALGRIND || parc_rt.P == 1 || !hold_workers_asleep())
+  if (RUNNING_ON_VALGRIND)
+    stop_workers();
+}
+
+/* Stop and join the workers, if the calling thread is main's, outside every
+ * construct, and all of them are asleep. */
+static void stop_workers(void) {
+  if (parc_rt.P == 1 || !hold_workers_asleep())
     return;
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
@@ -460,6 +471,30 @@ void parc_procs_join_at_exit(void) {
   for (int k = 1; k < parc_rt.P; k++)
     pthread_join(parc_rt.procs[k].thread, NULL);
   forget_workers(1);
+}
+
+/* ---- pthread_exit() in main ---------------------------------------------------
+ * In C, main's pthread_exit() ends the main thread and the process ends
+ * when its last thread does.  The workers never end, so the process waited
+ * for them forever.  Once main's thread is gone, no construct can start
+ * (every one needs an activity, and main was the root): this destructor of
+ * a key that only main's thread holds (pthread_exit runs key destructors,
+ * exit() does not) stops them, and the program's own threads decide when
+ * the process ends.  pthread_exit() inside an activity is an error
+ * (descriptor.c, run_body). */
+static pthread_key_t main_key;
+
+static void main_thread_gone(void *v) {
+  (void)v;
+  stop_workers();
+}
+
+static void watch_main_thread(void) {
+  static int made;
+  if (made || pthread_key_create(&main_key, main_thread_gone) != 0)
+    return;
+  made = 1;
+  pthread_setspecific(main_key, &root_ctx);
 }
 
 static _Noreturn void fork_lost_fatal(void) {
@@ -1869,19 +1904,10 @@ void parc_unregister_blocked_locked(parc_ctx *c) {
  * are free; they are taken anyway so that the reads are ordered after the
  * writers' critical sections. */
 
-static const char *kind_text(const parc_site *s) {
-  switch (s ? s->kind : 0) {
-  case PARC_KIND_PARBLOCK: return "parblock";
-  case PARC_KIND_LPARFOR: return "lparfor";
-  case PARC_KIND_MAPPED_LPARFOR: return "mapped lparfor";
-  default: return "parfor";
-  }
-}
-
 /* "FILE:LINE:COL (KIND in FUNC)" of a construct site (s may be NULL). */
 static void describe_site(char *buf, size_t n, const parc_site *s) {
   snprintf(buf, n, "%s:%u:%u (%s in %s)", s && s->file ? s->file : "?", s ? s->line : 0,
-           s ? s->col : 0, kind_text(s), s && s->func ? s->func : "?");
+           s ? s->col : 0, s ? parc_kind_word(s->kind) : "parfor", s && s->func ? s->func : "?");
 }
 
 /* "activity K of SITE" or "main", then up to `levels` of the activities
