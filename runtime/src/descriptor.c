@@ -431,7 +431,7 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
 static inline parc_ctx *current_ctx(const parc_site *site) {
   parc_proc *p = parc_self();
   if (PARC_UNLIKELY(!p))
-    parc_fatal_foreign(site);
+    parc_fatal_foreign(site, NULL);
   return p->cur;
 }
 

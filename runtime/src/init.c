@@ -203,9 +203,24 @@ void parc_assert_fail(const char *cond, const char *file, int line, const char *
   abort();
 }
 
-/* A construct, or a parc_P that has to wait, on a thread that the program
- * created itself: the runtime has no processor there to park it on. */
-void parc_fatal_foreign(const parc_site *site) {
+/* A construct (site), or a parc_P that has to wait (site NULL; wsite its
+ * call, NULL when parcc passed none), on a thread that the program created
+ * itself: the runtime has no processor there to park it on. */
+void parc_fatal_foreign(const parc_site *site, const parc_wait_site *wsite) {
+  /* What ran there, and where: the construct, or the parc_P call as written
+   * at its own place ("parc_P" and no place without one).  parcc cuts the
+   * argument's text at 60 characters (parc_abi.h). */
+  char what[96];
+  parc_site at = PARC_SITE_INIT(NULL, NULL, 0, 0, 0);
+  if (site) {
+    snprintf(what, sizeof what, "%s", parc_kind_word(site->kind));
+  } else if (wsite) {
+    snprintf(what, sizeof what, "parc_P(%s)", wsite->arg);
+    at = (parc_site)PARC_SITE_INIT(wsite->file, wsite->func, wsite->line, wsite->col, 0);
+    site = &at;
+  } else {
+    snprintf(what, sizeof what, "parc_P");
+  }
   /* A processor of another copy of the runtime: each library that
    * `parcc -shared` built and the program loaded with dlopen(RTLD_LOCAL)
    * starts its own, which the others cannot see. */
@@ -215,15 +230,15 @@ void parc_fatal_foreign(const parc_site *site) {
     parc_fatal_site(site, "%s ran in an activity of another copy of the runtime: a library "
                           "built by parcc -shared and loaded with dlopen(RTLD_LOCAL) runs "
                           "its own, and constructs of one cannot run in activities of "
-                          "another; load such libraries with RTLD_GLOBAL",
-                    site ? parc_kind_word(site->kind) : "parc_P");
-  if (!site)
-    parc_fatal(1, "parc_P had to wait on a thread that libparc did not create (the "
-                  "program's own pthread_create or thrd_create): only main and the activities "
-                  "of its constructs may wait on a semaphore; such a thread may call parc_V");
-  parc_fatal_site(site, "%s ran on a thread that libparc did not create (the program's own "
-                        "pthread_create or thrd_create): constructs run only in main and in "
-                        "the activities of its constructs", parc_kind_word(site->kind));
+                          "another; load such libraries with RTLD_GLOBAL", what);
+  if (site != &at && site)
+    parc_fatal_site(site, "%s ran on a thread that libparc did not create (the program's own "
+                          "pthread_create or thrd_create): constructs run only in main and in "
+                          "the activities of its constructs", what);
+  parc_fatal_site(site, "%s had to wait on a thread that libparc did not create (the program's "
+                        "own pthread_create or thrd_create): only main and the activities of "
+                        "its constructs may wait on a semaphore; such a thread may call parc_V",
+                  what);
 }
 
 void parc_error_step0(const parc_site *site) {

@@ -105,7 +105,9 @@ PARC_INTERNAL _Noreturn void parc_fatal(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 PARC_INTERNAL _Noreturn void parc_fatal_site(const parc_site *site, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-PARC_INTERNAL _Noreturn void parc_fatal_foreign(const parc_site *site);
+PARC_INTERNAL _Noreturn void parc_fatal_foreign(const parc_site *site,
+                                                const parc_wait_site *wsite);
+
 /* "parblock", "parfor", "lparfor" or "mapped lparfor" (enum parc_kind). */
 PARC_INTERNAL const char *parc_kind_word(unsigned kind);
 PARC_INTERNAL _Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem,

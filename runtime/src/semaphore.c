@@ -154,7 +154,7 @@ static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
   parc_ensure_started();
   parc_proc *p = parc_self();
   if (PARC_UNLIKELY(!p))
-    parc_fatal_foreign(NULL);
+    parc_fatal_foreign(NULL, site);
   if (spin_take(p, r, single))
     return;
   parc_ctx *c = p->cur;
