@@ -981,7 +981,7 @@ void checkPrototypes(Session &S) {
 const char *const AbiNames[] = {
     "PARC_PARC_ABI_H", "PARC_ABI_VERSION", "parc_kind", "PARC_KIND_PARBLOCK",
     "PARC_KIND_PARFOR", "PARC_KIND_LPARFOR", "PARC_KIND_MAPPED_LPARFOR", "PARC_KIND_ROOT",
-    "parc_site", "PARC_SITE_INIT", "PARC_DESC_BYTES", "parc_desc", "parc_act", "parc_body_fn",
+    "parc_site", "PARC_SITE_INIT", "PARC_SITE_INIT_SYNCS", "PARC_DESC_BYTES", "parc_desc", "parc_act", "parc_body_fn",
     "parc_kill_pending_", "parc_poll_slow", "parc_poll", "parc_next", "PARC_BLOCK",
     "parc_next_block", "parc_spawn",
     "parc_spawn_lparfor", "parc_chunk_lo", "parc_error_step0", "parc_error_count",

@@ -16,6 +16,10 @@
 //                                               } }
 //                                           parc_susp_L3_:; }
 //
+// The places of the syncs, by state (1, 2, ...), are the construct's site's
+// table parc_syncs_L3_ (parc_abi.h, "Construct sites"), for the deadlock
+// report.
+//
 // A local of the body moves into the frame (struct parc_fr_<tag>, the
 // member named as the variable) when a sync of the body follows its
 // declaration within its scope: only those can be live when the activity
@@ -38,10 +42,11 @@
 // (the runtime's frames), no cleanup attribute.  Any
 // other body, and every parblock, calls parc_sync:
 //
-//   sync;                        =>       parc_sync(parc_self_);
+//   sync;                        =>       parc_sync(parc_self_, &parc_wsite_0_);
 //
 // parc_self_ is the batch of the innermost construct, which is the body
 // function the sync lands in: the barrier binds to the innermost construct.
+// parc_wsite_N_ is the sync's place, for the deadlock report (LowerWait.cpp).
 // sync outside a construct or directly in an lparfor body has been rejected
 // by the checks.
 //
@@ -376,12 +381,17 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
         S.Edits.replace(S.offset(E->getLocation()), S.endOffset(E->getLocation()),
                         "parc_fr_->" + O.FrameFields[V]);
   std::string Label = "parc_susp_" + O.suffix(C) + "_";
+  // The syncs' places, by state less 1, for the construct's site.
+  Plan.SyncTable = "parc_syncs_" + O.suffix(C) + "_";
+  std::string Table = "static const parc_wait_site *const " + Plan.SyncTable + "[] = {";
   for (size_t I = 0; I < Mine.size(); ++I) {
     std::string N = std::to_string(I + 1);
+    Table += " &" + O.waitSite(SyncAt[I], C.Func, "") + ",";
     S.Edits.replace(SyncAt[I], SemiEnd[I],
                     "{ parc_fr_->parc_st_ = " + N + "; if (parc_sync_frame(parc_self_)) goto " +
                         Label + "; __attribute__((fallthrough)); case " + N + ":; }");
   }
+  O.WaitSites += Table + " 0 };\n";
   for (const DeclStmt *DS : MovedStmts) {
     std::vector<std::string> Sets;
     for (const Decl *D : DS->decls()) {
@@ -440,8 +450,9 @@ bool lowerSyncs(Outliner &O) {
     for (const MarkUse *M : Mine) {
       if (M->Call->getBeginLoc().isMacroID())
         continue;
-      S.Edits.replace(S.offset(M->Call->getBeginLoc()), S.endOffset(M->Call->getEndLoc()),
-                      "parc_sync(parc_self_)");
+      unsigned At = S.offset(M->Call->getBeginLoc());
+      S.Edits.replace(At, S.endOffset(M->Call->getEndLoc()),
+                      "parc_sync(parc_self_, &" + O.waitSite(At, A->Owner->Func, "") + ")");
     }
   }
   return true;

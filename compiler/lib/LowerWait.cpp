@@ -1,17 +1,20 @@
-//===- LowerWait.cpp - parc_P calls that name their place ------------------===//
+//===- LowerWait.cpp - waits that name their place -------------------------===//
 //
 //   parc_P(&s[1]);   =>   parc_P_at(&s[1], &parc_wsite_0_);
+//   sync;            =>   parc_sync(parc_self_, &parc_wsite_1_);   (LowerSync.cpp)
 //
 // and at the top of the file (parc_abi.h, "Semaphore waits"):
 //
 //   static const parc_wait_site parc_wsite_0_ =
 //       PARC_WAIT_SITE_INIT("prog.pc", "main", 11, 5, "&s[1]");
+//   static const parc_wait_site parc_wsite_1_ =
+//       PARC_WAIT_SITE_INIT("prog.pc", "main", 14, 7, "");
 //
 // so that a deadlock report says where each blocked activity waits and on
-// what, as the user wrote it.  Only a call whose `parc_P` and `)` are
-// written in the file itself is rewritten: a macro's call, or one in a
-// macro's argument (which the macro might quote), stays parc_P and is
-// reported by the semaphore's address.
+// what, as the user wrote it (a sync's site has no argument).  Only a call
+// whose `parc_P` and `)` are written in the file itself is rewritten: a
+// macro's call, or one in a macro's argument (which the macro might quote),
+// stays parc_P and is reported by the semaphore's address.
 //
 //===----------------------------------------------------------------------===//
 #include "parcc/Lowering.h"
@@ -40,10 +43,22 @@ std::string argText(StringRef Orig) {
 
 } // namespace
 
+std::string Outliner::waitSite(unsigned At, const FunctionDecl *Fn, const std::string &Arg) {
+  unsigned Line, Col;
+  S.userPosition(At, Line, Col);
+  std::string File;
+  unsigned PLine;
+  S.presumedLine(Line, File, PLine);
+  std::string Name = "parc_wsite_" + std::to_string(NextWaitSite++) + "_";
+  WaitSites += "static const parc_wait_site " + Name + " = PARC_WAIT_SITE_INIT(\"" + File +
+               "\", \"" + Session::escaped(Fn->getName()) + "\", " + std::to_string(PLine) +
+               ", " + std::to_string(Col) + ", \"" + Arg + "\");\n";
+  return Name;
+}
+
 void lowerSemWaits(Outliner &O) {
   Session &S = O.S;
   StringRef User = S.Orig.sm().getBufferData(S.Orig.fid());
-  unsigned N = 0;
   for (const auto &W : S.M.SemWaits) {
     const CallExpr *CE = W.first;
     SourceLocation Callee = CE->getCallee()->IgnoreParenImpCasts()->getBeginLoc();
@@ -59,16 +74,7 @@ void lowerSemWaits(Outliner &O) {
     unsigned ArgB = S.TP.Map.toOrig(S.offset(Arg)), ArgE = S.TP.Map.toOrig(End);
     if (ArgB > ArgE || ArgE > User.size())
       continue;
-    unsigned Line, Col;
-    S.userPosition(At, Line, Col);
-    std::string File;
-    unsigned PLine;
-    S.presumedLine(Line, File, PLine);
-    std::string Name = "parc_wsite_" + std::to_string(N++) + "_";
-    O.WaitSites += "static const parc_wait_site " + Name + " = PARC_WAIT_SITE_INIT(\"" + File +
-                   "\", \"" + Session::escaped(W.second->getName()) + "\", " +
-                   std::to_string(PLine) + ", " + std::to_string(Col) + ", \"" +
-                   argText(User.slice(ArgB, ArgE)) + "\");\n";
+    std::string Name = O.waitSite(At, W.second, argText(User.slice(ArgB, ArgE)));
     S.Edits.replace(At, At + 6, "parc_P_at");
     S.Edits.insert(End, ", &" + Name);
   }

@@ -196,9 +196,14 @@ bool Outliner::lowerFunction(FunctionModel &F) {
     std::string File;
     unsigned Line;
     S.presumedLine(C->Line, File, Line);
-    Block += "static parc_site " + siteName(*C) + " = PARC_SITE_INIT(\"" + File + "\", \"" +
-             FD->getName().str() + "\", " + std::to_string(Line) + ", " +
-             std::to_string(C->Col) + ", " + abiKindOf(C->Kind) + ");\n";
+    std::string Syncs;
+    for (const auto &A : C->Acts)
+      if (auto It = Frames.find(A.get()); It != Frames.end())
+        Syncs = It->second.SyncTable;
+    Block += "static parc_site " + siteName(*C) + " = PARC_SITE_INIT" +
+             (Syncs.empty() ? "" : "_SYNCS") + "(\"" + File + "\", \"" + FD->getName().str() +
+             "\", " + std::to_string(Line) + ", " + std::to_string(C->Col) + ", " +
+             abiKindOf(C->Kind) + (Syncs.empty() ? "" : ", " + Syncs) + ");\n";
     if (hasEnv(*C)) {
       std::string Fields = envFields(*C);
       if (isLoop(C->Kind))
@@ -365,7 +370,7 @@ bool Outliner::run(std::string &Out) {
   if (S.TP.PreludeEnd > S.TP.PreludeBegin)
     S.Edits.replace(S.TP.PreludeBegin, S.TP.PreludeEnd, "");
   Out = "#include <parc_abi.h>\n"
-        "_Static_assert(PARC_ABI_VERSION == 4, \"parcc emits PARC ABI version 4; "
+        "_Static_assert(PARC_ABI_VERSION == 5, \"parcc emits PARC ABI version 5; "
         "parc_abi.h is another version\");\n";
   if (S.Opts.DefinesParcc)
     Out += "#define __PARCC__ 1\n";

@@ -95,7 +95,7 @@ static void sync_body(parc_act *self, void *envp) {
   (void)envp;
   uint64_t k;
   while (parc_next(self, &k))
-    parc_sync(self);
+    parc_sync(self, NULL);
 }
 static void sync2_body(parc_act *self, void *envp) {
   uint64_t m = *(uint64_t *)envp;

@@ -69,7 +69,7 @@ extern "C" {
 /* Bumped whenever the layout or meaning of anything below changes.  parcc
  * emits `_Static_assert(PARC_ABI_VERSION == N, ...)` at the top of each
  * lowered file so that a stale runtime header is caught at compile time. */
-#define PARC_ABI_VERSION 4
+#define PARC_ABI_VERSION 5
 
 /* ---- Construct sites ------------------------------------------------------
  * One static parc_site per construct in the source, emitted at file scope
@@ -77,6 +77,14 @@ extern "C" {
  *
  *     static parc_site parc_site_f_L12_ =
  *         PARC_SITE_INIT("prog.pc", "f", 12, 5, PARC_KIND_PARFOR);
+ *
+ * or, for a parfor whose body syncs in frames, with the places of its syncs
+ * (see "Wait sites"), in the order of their frame states 1, 2, ...:
+ *
+ *     static const parc_wait_site *const parc_syncs_L12_[] =
+ *         { &parc_wsite_2_, &parc_wsite_3_, 0 };
+ *     static parc_site parc_site_f_L12_ = PARC_SITE_INIT_SYNCS("prog.pc", "f",
+ *         12, 5, PARC_KIND_PARFOR, parc_syncs_L12_);
  *
  * The runtime names the construct by it in errors, statistics and traces, and
  * keeps per-construct counters in the runtime-owned tail.                   */
@@ -94,6 +102,9 @@ typedef struct parc_site {
   unsigned line;    /* line and column of the construct's keyword */
   unsigned col;
   unsigned kind; /* enum parc_kind */
+  /* A body with stackless syncs (see "Stackless sync"): its syncs' places,
+   * by the frame's state less 1, then NULL; NULL for any other body. */
+  const struct parc_wait_site *const *syncs;
   /* Owned by the runtime; zero in the static initialiser. */
   int registered_;
   struct parc_site *next_;
@@ -103,7 +114,9 @@ typedef struct parc_site {
 } parc_site;
 
 #define PARC_SITE_INIT(file, func, line, col, kind)                            \
-  { (file), (func), (line), (col), (kind), 0, 0, 0, 0, 0 }
+  PARC_SITE_INIT_SYNCS(file, func, line, col, kind, 0)
+#define PARC_SITE_INIT_SYNCS(file, func, line, col, kind, syncs)               \
+  { (file), (func), (line), (col), (kind), (syncs), 0, 0, 0, 0, 0 }
 
 /* ---- Descriptors ----------------------------------------------------------
  * Storage for one construct execution.  Opaque to emitted code; the runtime
@@ -424,15 +437,40 @@ static __inline__ unsigned long long parc_iter(unsigned long long from,
   return from + k * step;
 }
 
+/* ---- Wait sites ---------------------------------------------------------------
+ * The place of a wait that parcc rewrote: a `sync`, or a parc_P call (see
+ * "Semaphore waits").  One static parc_wait_site per wait, emitted at the
+ * top of the lowered file, numbered in the file:
+ *
+ *     static const parc_wait_site parc_wsite_0_ =
+ *         PARC_WAIT_SITE_INIT("prog.pc", "f", 14, 9, "&s[1]");
+ *     static const parc_wait_site parc_wsite_1_ =
+ *         PARC_WAIT_SITE_INIT("prog.pc", "f", 17, 7, "");
+ *
+ * `arg` is a parc_P's argument as the user wrote it (white space runs made
+ * one space, at most 60 characters, longer ones cut with "..."), "" for a
+ * sync.  The deadlock report names the place of each wait it lists.       */
+typedef struct parc_wait_site {
+  const char *file; /* the user's source file, as given to parcc */
+  const char *func; /* the function in which the wait appears */
+  unsigned line;    /* line and column of its parc_P or sync */
+  unsigned col;
+  const char *arg;  /* parc_P's argument as written; "" for a sync */
+} parc_wait_site;
+
+#define PARC_WAIT_SITE_INIT(file, func, line, col, arg)                        \
+  { (file), (func), (line), (col), (arg) }
+
 /* ---- sync ---------------------------------------------------------------------
  * `sync;` inside an activity of a parfor or parblock (never directly in an
  * lparfor body: parcc rejects that).  Emitted as
  *
- *     parc_sync(parc_self_);
+ *     parc_sync(parc_self_, &parc_wsite_1_);
  *
- * where parc_self_ is the batch of the innermost construct.  A terminated or
- * killed sibling counts as arrived.                                          */
-void parc_sync(parc_act *self);
+ * where parc_self_ is the batch of the innermost construct and the site is
+ * the sync's (NULL: no place known).  A terminated or killed sibling counts
+ * as arrived.                                                               */
+void parc_sync(parc_act *self, const parc_wait_site *site);
 
 /* ---- Stackless sync -----------------------------------------------------------
  * A parfor whose body syncs suspends its activities at sync without keeping
@@ -484,32 +522,15 @@ int parc_sync_frame(parc_act *self);
 /* ---- Semaphore waits ---------------------------------------------------------
  * A direct call of parc_P written in a file that parcc compiles (the callee
  * and the closing parenthesis spelled there, not by a macro) names its
- * place: one static parc_wait_site per call, emitted at the top of the
- * lowered file, and the call passes it:
+ * place (see "Wait sites"):
  *
- *     static const parc_wait_site parc_wsite_0_ =
- *         PARC_WAIT_SITE_INIT("prog.pc", "f", 14, 9, "&s[1]");
- *     ...
  *     parc_P_at(&s[1], &parc_wsite_0_);
  *
- * `arg` is the argument as the user wrote it (white space runs made one
- * space, at most 60 characters, longer ones cut with "...").  parc_P_at is
- * parc_P; the runtime only stores the site in the waiting context when the
- * call blocks, and the deadlock report names it ("waits in parc_P(&s[1]) at
- * prog.pc:14:9").  A parc_P called any other way (plain C compiled by the
- * back end, a function pointer, a macro's call) is reported by the
- * semaphore's address, as before.                                           */
-typedef struct parc_wait_site {
-  const char *file; /* the user's source file, as given to parcc */
-  const char *func; /* the function in which the call appears */
-  unsigned line;    /* line and column of the call's parc_P */
-  unsigned col;
-  const char *arg;  /* the argument as written */
-} parc_wait_site;
-
-#define PARC_WAIT_SITE_INIT(file, func, line, col, arg)                        \
-  { (file), (func), (line), (col), (arg) }
-
+ * parc_P_at is parc_P; the runtime only stores the site in the waiting
+ * context when the call blocks, and the deadlock report names it ("waits in
+ * parc_P(&s[1]) at prog.pc:14:9").  A parc_P called any other way (plain C
+ * compiled by the back end, a function pointer, a macro's call) is reported
+ * by the semaphore's address, as before.                                    */
 void parc_P_at(parc_sem_t *s, const parc_wait_site *site);
 
 /* ---- pbreak and preturn -------------------------------------------------------

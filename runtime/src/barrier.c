@@ -135,7 +135,7 @@ void parc_bar_use_locked(parc_drt *d) {
   __atomic_store_n(&d->bar_used, 1, __ATOMIC_SEQ_CST);
 }
 
-void parc_sync(parc_act *self) {
+void parc_sync(parc_act *self, const parc_wait_site *site) {
   parc_batch *b = (parc_batch *)self;
   parc_drt *d = b->d;
   parc_poll();
@@ -164,6 +164,7 @@ void parc_sync(parc_act *self) {
   d->bq_n[k]++;
   d->bq_unpinned[k] += c->pin < 0;
   c->wait_gen = gen;
+  c->wait_site = site;
   parc_register_blocked(p, c, PARC_WAIT_SYNC, d, &d->lock);
   if (parc_kill_active() && parc_victim(d)) {
     /* A kill posted before we registered: its delivery may have missed us. */

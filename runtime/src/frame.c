@@ -174,11 +174,24 @@ static inline int susp_queue(const parc_proc *p) {
   return p->id < PARC_BAR_QUEUES ? p->id : PARC_BAR_QUEUES;
 }
 
+const parc_wait_site *parc_frame_sync_site(const parc_drt *d, const parc_susp *r) {
+  const parc_wait_site *const *t = d->site ? d->site->syncs : NULL;
+  unsigned state;
+  memcpy(&state, r->frame, sizeof state);
+  if (!t || state == 0)
+    return NULL;
+  for (unsigned i = 1; i < state; i++) /* the table ends with NULL */
+    if (!t[i])
+      return NULL;
+  return t[state - 1];
+}
+
 int parc_sync_frame(parc_act *self) {
   parc_batch *b = (parc_batch *)self;
   parc_drt *d = b->d;
   if (PARC_UNLIKELY(parc_rt.step)) {
-    parc_sync(self); /* stepping: block on the stack, as traces expect */
+    parc_sync(self, parc_frame_sync_site(d, b->fr)); /* stepping: block on the stack, as
+                                                        traces expect */
     return 0;
   }
   parc_poll();

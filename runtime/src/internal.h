@@ -334,7 +334,7 @@ typedef struct parc_ctx {
                                  by a barrier, under reg->blocked_lock) */
   uint64_t wait_gen;          /* sync: the barrier generation waited for */
   void *wait_obj;             /* parc_drt* (sync) or semaphore (sem) */
-  const parc_wait_site *wait_site; /* sem: parc_P_at's call site, or NULL */
+  const parc_wait_site *wait_site; /* the sync's or parc_P_at's place, or NULL */
   parc_spin *wait_lock;       /* the lock protecting wait_obj's queue */
   int wake_killed;            /* woken by a kill, not by V/barrier release */
   int sem_wake;               /* enum parc_sem_wake: why V readied it */
@@ -624,6 +624,10 @@ PARC_INTERNAL void parc_return_resume(parc_proc *p, parc_susp *first, parc_susp 
 
 /* ---- frame.c (stackless sync) ---- */
 PARC_INTERNAL void parc_frame_free(parc_proc *p, parc_susp *r);
+/* The place of the sync at which the activity of frame record r, of d,
+ * waits: its state indexes d's site's table (parc_abi.h); NULL without. */
+PARC_INTERNAL const parc_wait_site *parc_frame_sync_site(const parc_drt *d,
+                                                         const parc_susp *r);
 PARC_INTERNAL void parc_frames_publish(parc_batch *b);
 PARC_INTERNAL void parc_frames_defer(parc_ctx *c, parc_batch *b);
 PARC_INTERNAL void parc_resumed_flush(parc_ctx *c);

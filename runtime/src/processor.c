@@ -1947,6 +1947,55 @@ static void describe_call(char *buf, size_t n, const char *op, const parc_wait_s
     snprintf(buf, n, "%s", op);
 }
 
+/* "sync at FILE:LINE:COL", or "sync" where parcc passed no place. */
+static void sync_place(char *buf, size_t n, const parc_wait_site *site) {
+  if (site)
+    snprintf(buf, n, "sync at %s:%u:%u", site->file, site->line, site->col);
+  else
+    snprintf(buf, n, "sync");
+}
+
+/* The activities of d waiting at a stackless sync (d->lock held): their
+ * number, and in buf the place of their sync ("sync at prog.pc:9:5"), or
+ * of each of theirs with its count ("sync at prog.pc:9:5 (2), sync at
+ * prog.pc:12:5 (1)"), the first few. */
+static uint64_t framed_places(parc_drt *d, char *buf, size_t n) {
+  enum { MAX_PLACES = 4 };
+  const parc_wait_site *place[MAX_PLACES];
+  uint64_t count[MAX_PLACES], total = 0, others = 0;
+  int np = 0;
+  for (int j = 0; j <= PARC_BAR_QUEUES; j++)
+    for (parc_susp *r = d->sq_head[j]; r; r = r->next) {
+      const parc_wait_site *w = parc_frame_sync_site(d, r);
+      total++;
+      int i = 0;
+      while (i < np && place[i] != w)
+        i++;
+      if (i < np) {
+        count[i]++;
+      } else if (np < MAX_PLACES) {
+        place[np] = w;
+        count[np++] = 1;
+      } else {
+        others++;
+      }
+    }
+  size_t len = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < np && len < n; i++) {
+    if (i)
+      len += (size_t)snprintf(buf + len, n - len, ", ");
+    if (len < n)
+      sync_place(buf + len, n - len, place[i]);
+    len = strlen(buf);
+    if (np > 1 && len < n)
+      len += (size_t)snprintf(buf + len, n - len, " (%llu)", (unsigned long long)count[i]);
+  }
+  if (others && len < n)
+    snprintf(buf + len, n - len, ", elsewhere (%llu)", (unsigned long long)others);
+  return total;
+}
+
 /* parc_P or parc_V (op) on memory that parc_sem_init never set up
  * (semaphore.c): name the calling activity, as the deadlock report does,
  * and the call as written when parcc passed its site (parc_P_at). */
@@ -1991,8 +2040,10 @@ void parc_deadlock(void) {
       }
       if (c->wait_kind == PARC_WAIT_SYNC) {
         parc_drt *d = c->wait_obj;
-        fprintf(f, "parc: note: %s%s waits at sync (%llu of %llu unfinished activities arrived)\n",
-                what, in, (unsigned long long)d->arrived[d->bar_gen & 1],
+        char at[PARC_CALL_TEXT];
+        sync_place(at, sizeof at, c->wait_site);
+        fprintf(f, "parc: note: %s%s waits at %s (%llu of %llu unfinished activities arrived)\n",
+                what, in, at, (unsigned long long)d->arrived[d->bar_gen & 1],
                 (unsigned long long)__atomic_load_n(&d->unfinished, __ATOMIC_RELAXED));
       } else {
         if (c->wait_site) { /* parc_P_at: the call as the user wrote it */
@@ -2015,16 +2066,16 @@ void parc_deadlock(void) {
         parc_ctx *w = x->waiter;
         uint64_t left = __atomic_load_n(&x->unfinished, __ATOMIC_RELAXED);
         uint64_t framed = 0, arrived = x->arrived[x->bar_gen & 1];
+        char at[PARC_CALL_TEXT];
         if (x->bar_used)
-          for (int j = 0; j <= PARC_BAR_QUEUES; j++)
-            framed += x->sq_n[j];
+          framed = framed_places(x, at, sizeof at);
         unlock_if(&x->lock);
         char site[512];
         describe_site(site, sizeof site, x->site);
         if (framed) /* activities waiting at a stackless sync (frame.c) */
-          fprintf(f, "parc: note: %llu %s of %s %s at sync (%llu of %llu unfinished activities arrived)\n",
+          fprintf(f, "parc: note: %llu %s of %s %s at %s (%llu of %llu unfinished activities arrived)\n",
                   (unsigned long long)framed, framed == 1 ? "activity" : "activities", site,
-                  framed == 1 ? "waits" : "wait", (unsigned long long)arrived,
+                  framed == 1 ? "waits" : "wait", at, (unsigned long long)arrived,
                   (unsigned long long)left);
         if (!w)
           continue;

@@ -80,7 +80,7 @@ static void mixed_body(parc_act *self, void *envp) {
     if (k == 0)
       parc_P(&never);
     else
-      parc_sync(self);
+      parc_sync(self, NULL);
   }
 }
 

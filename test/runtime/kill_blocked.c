@@ -53,7 +53,7 @@ static void body(parc_act *self, void *envp) {
     if (k % 2)
       parc_P(&never);
     else
-      parc_sync(self);
+      parc_sync(self, NULL);
     faa(&passed, 1);
   }
 }

@@ -33,7 +33,7 @@ static void body(parc_act *self, void *envp) {
   uint64_t k;
   while (parc_next(self, &k)) {
     faa(&before, 1);
-    parc_sync(self);
+    parc_sync(self, NULL);
     if (faa(&order, 1) == 0)
       parc_pbreak(self);
     faa(&after, 1);

@@ -30,7 +30,7 @@ static void j_body(parc_act *self, void *envp) {
   (void)envp;
   uint64_t k;
   while (parc_next(self, &k))
-    parc_sync(self);
+    parc_sync(self, NULL);
 }
 
 static void m_body(parc_act *self, void *envp) {

@@ -27,7 +27,7 @@ static void body(parc_act *self, void *envp) {
   (void)envp;
   uint64_t k;
   while (parc_next(self, &k))
-    parc_sync(self);
+    parc_sync(self, NULL);
 }
 
 int main(void) {

@@ -84,10 +84,10 @@ static void sync_body(parc_act *self, void *envp) {
     int i = (int)k;
     for (int r = 0; (parc_poll(), r < 3); r++) {
       phase[i] = r;
-      parc_sync(self);
+      parc_sync(self, NULL);
       if (phase[(i + 1) % 100] != r)
         faa(&bad, 1);
-      parc_sync(self);
+      parc_sync(self, NULL);
     }
   }
 }

@@ -42,7 +42,7 @@ static void body(parc_act *self, void *envp) {
   while (parc_next(self, &k)) {
     if (recurse && k == 70)
       printf("%d\n", deep(1 << 20));
-    parc_sync(self);
+    parc_sync(self, NULL);
     faa(&passed, 1);
   }
 }

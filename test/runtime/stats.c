@@ -49,7 +49,7 @@ static void sync_body(parc_act *self, void *envp) {
   (void)envp;
   uint64_t k;
   while (parc_next(self, &k))
-    parc_sync(self);
+    parc_sync(self, NULL);
 }
 
 static int count_threads(void) {

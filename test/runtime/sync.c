@@ -40,10 +40,10 @@ static void flat_body(parc_act *self, void *envp) {
     int i = (int)k;
     for (int r = 0; (parc_poll(), r < 20); r++) {
       phase[i] = r;
-      parc_sync(self);
+      parc_sync(self, NULL);
       if (__atomic_load_n(&phase[(i + 1) % 1000], __ATOMIC_RELAXED) != r)
         faa(&bad, 1);
-      parc_sync(self);
+      parc_sync(self, NULL);
     }
   }
 }
@@ -55,10 +55,10 @@ static void inner_body(parc_act *self, void *envp) {
     int j = (int)k;
     for (int r = 0; (parc_poll(), r < 5); r++) {
       inner_phase[o][j] = r;
-      parc_sync(self);
+      parc_sync(self, NULL);
       if (__atomic_load_n(&inner_phase[o][(j + 7) % 100], __ATOMIC_RELAXED) != r)
         faa(&bad, 1);
-      parc_sync(self);
+      parc_sync(self, NULL);
     }
     faa(&count, 1);
   }
@@ -71,7 +71,7 @@ static void outer_body(parc_act *self, void *envp) {
     int o = (int)k;
     parc_desc d;
     parc_spawn(&d, &s_inner, inner_body, &o, 100);
-    parc_sync(self);
+    parc_sync(self, NULL);
   }
 }
 
@@ -80,8 +80,8 @@ static void part_body(parc_act *self, void *envp) {
   uint64_t k;
   while (parc_next(self, &k)) {
     if (k % 2) {
-      parc_sync(self);
-      parc_sync(self);
+      parc_sync(self, NULL);
+      parc_sync(self, NULL);
     }
     faa(&passed, 1);
   }

@@ -107,9 +107,9 @@ static void main_parfor_L10(parc_act *self, void *envp) {
   (void)envp;
   uint64_t k;
   while (parc_next(self, &k)) {
-    parc_sync(self);
-    parc_sync(self);
-    parc_sync(self);
+    parc_sync(self, NULL);
+    parc_sync(self, NULL);
+    parc_sync(self, NULL);
   }
 }
 

@@ -35,9 +35,12 @@ public:
   bool run(std::string &Out);
 
   Session &S;
-  /// The static parc_wait_site of each parc_P call (LowerWait.cpp), for
-  /// the top of the file.
+  /// The static parc_wait_sites of the parc_P calls and syncs, for the top
+  /// of the file (LowerWait.cpp).
   std::string WaitSites;
+  /// A new parc_wait_site for the code at B1 offset At in function Fn, with
+  /// Arg (a C string literal's contents, escaped) as written: its name.
+  std::string waitSite(unsigned At, const clang::FunctionDecl *Fn, const std::string &Arg);
 
   //--- Captures (Captures.cpp) -------------------------------------------
   /// Variably modified: reached through a void * and rebuilt dimensions.
@@ -157,6 +160,8 @@ public:
   /// its member's name.
   struct FramePlan {
     std::vector<std::pair<const clang::VarDecl *, std::string>> Fields;
+    /// The name of the table of the body's sync sites (parc_syncs_<tag>_).
+    std::string SyncTable;
   };
   llvm::DenseMap<const Activity *, FramePlan> Frames;
   /// Every moved local's member: a nested construct captures it as
@@ -171,6 +176,8 @@ private:
 
   /// Names moved to file scope so far (tags and ordinary identifiers).
   std::set<std::string> HoistedTags, HoistedNames;
+  /// The number of the next parc_wait_site (waitSite).
+  unsigned NextWaitSite = 0;
   /// Anonymous local tags moved to file scope, by the name parcc gave them.
   llvm::DenseMap<const clang::TagDecl *, std::string> AnonNames;
   /// Expansions to wrap, by their B1 offset: the offset of their last token
@@ -197,7 +204,8 @@ bool lowerKills(Outliner &O);
 /// whose activities preturn; empty otherwise.
 std::string preturnCheck(const Outliner &O, const Construct &C);
 /// parc_P(ARG) => parc_P_at(ARG, &parc_wsite_N_), with the site in
-/// Outliner::WaitSites (leaf edits).
+/// Outliner::WaitSites (leaf edits).  The sites' numbers start at 0 in
+/// each file, in the order of waitSite's calls.
 void lowerSemWaits(Outliner &O);
 /// sync inside activities (leaf edits).
 bool lowerSyncs(Outliner &O);
