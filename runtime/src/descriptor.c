@@ -289,8 +289,11 @@ static __attribute__((noinline)) void framed_batch_end(parc_ctx *c, parc_batch *
                                                         uint64_t killed) {
   parc_drt *d = b->d;
   parc_proc *p = parc_self();
-  if (!b->resumed) /* a resumed activity was counted when it started */
-    PARC_STAT_ADD(p, activities, b->act.end - b->first - killed);
+  /* The activities that ended here: not the killed ones, nor the ones
+   * that wait at sync, which are counted when they end, resumed (a kill
+   * may end them then: reference.md's `activities` leaves those out). */
+  PARC_STAT_ADD(p, activities, b->act.end - b->first - killed - b->susp_all);
+  b->susp_all = 0; /* the parent's batch runs its next share with it */
   if (killed) {
     PARC_STAT_ADD(p, killed, killed);
     if (parc_rt.stats)
