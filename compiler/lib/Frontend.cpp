@@ -55,6 +55,37 @@ const char *const GccLenient[] = {
     "-Wno-error=return-mismatch",
 };
 
+/// GCC 12 warns about GccLenient's diagnostics, so its -Werror, and its
+/// -pedantic-errors (they are pedantic warnings there), make them errors.
+/// Clang's -Werror leaves alone a diagnostic that -Wno-error= named: each
+/// one is raised again, after the user's options, unless the user switched
+/// it off or exempted it.
+void reraiseLenient(const std::vector<std::string> &User, std::vector<std::string> &Args) {
+  bool Werror = false, PedanticErrors = false, NoW = false, NoEverything = false;
+  for (const std::string &A : User) {
+    if (A == "-Werror")
+      Werror = true;
+    else if (A == "-Wno-error")
+      Werror = false;
+    else if (A == "-pedantic-errors")
+      PedanticErrors = true;
+    else if (A == "-w")
+      NoW = true;
+    else if (A == "-Wno-everything" || A == "-Weverything")
+      NoEverything = A == "-Wno-everything";
+  }
+  if ((!Werror && !PedanticErrors) || NoW || NoEverything)
+    return;
+  for (const char *W : GccLenient) {
+    std::string Name = StringRef(W).drop_front(StringRef("-Wno-error=").size()).str();
+    bool Exempt = false;
+    for (const std::string &A : User)
+      Exempt |= A == "-Wno-" + Name || A == "-Wno-error=" + Name;
+    if (!Exempt)
+      Args.push_back("-Werror=" + Name);
+  }
+}
+
 std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
                                                    const FrontendOptions &O, bool ForceInclude,
                                                    IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags) {
@@ -70,6 +101,7 @@ std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
   // Before the user's -D and -U, which may change it.
   Args.push_back("-D__PARCC__=1");
   Args.insert(Args.end(), O.ClangArgs.begin(), O.ClangArgs.end());
+  reraiseLenient(O.ClangArgs, Args);
   Args.push_back("-isystem");
   Args.push_back(O.RuntimeIncludeDir);
   if (ForceInclude) {
