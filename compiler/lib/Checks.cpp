@@ -983,6 +983,7 @@ const char *const AbiNames[] = {
     "PARC_KIND_PARFOR", "PARC_KIND_LPARFOR", "PARC_KIND_MAPPED_LPARFOR", "PARC_KIND_ROOT",
     "parc_site", "PARC_SITE_INIT", "PARC_SITE_INIT_SYNCS", "PARC_DESC_BYTES", "parc_desc", "parc_act", "parc_body_fn",
     "parc_kill_pending_", "parc_poll_slow", "parc_poll", "parc_next", "PARC_BLOCK",
+    "PARC_FULL_BLOCK_BEGIN", "PARC_FULL_BLOCK_END",
     "parc_next_block", "parc_spawn",
     "parc_spawn_lparfor", "parc_chunk_lo", "parc_error_step0", "parc_error_count",
     "parc_count_s", "parc_count_u", "parc_iter", "parc_sync", "parc_next_frame",

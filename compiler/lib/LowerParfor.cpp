@@ -35,8 +35,8 @@
 //       if (parc_hi_ - parc_j_ >= PARC_BLOCK) {
 //         unsigned parc_b_;
 //         int parc_i0_ = ...(parc_j_);   (STEP 1 or -1, a signed index)
-//         for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++)
-//           { int i = (int)(parc_i0_ + (int)parc_b_); BODY }
+//         PARC_FULL_BLOCK_BEGIN for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++)
+//           { int i = (int)(parc_i0_ + (int)parc_b_); BODY } PARC_FULL_BLOCK_END
 //       } else {
 //         for (; parc_j_ < parc_hi_; parc_j_++) { int i = ...(parc_j_); BODY }
 //       }
@@ -170,11 +170,14 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
     std::string In = Pad + "    ";
     auto [Base, Index] = FullIter(Pad, In, J);
     // (parc_b_ declared apart: C89 has no declaration in a for.)
+    // (PARC_FULL_BLOCK_BEGIN/END: no gcc warning that a full block's
+    // iterations would overrun a smaller array: it never runs then.)
     return Pad + "if (" + Full + ") {\n" + Pad + "  unsigned parc_b_;\n" + Base + Pad +
-           "  for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, " +
+           "  PARC_FULL_BLOCK_BEGIN\n" + Pad + "  for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, " +
            J + "++) {\n" + Index + O.activityText(A) + Pad + "  }\n" + Pad +
-           "} else {\n" + Pad + "  for (; " + J + " < " + Hi + "; " + J + "++) {\n" +
-           Iter(In.c_str(), J) + O.activityText(A) + Pad + "  }\n" + Pad + "}\n";
+           "  PARC_FULL_BLOCK_END\n" + Pad + "} else {\n" + Pad + "  for (; " + J + " < " + Hi +
+           "; " + J + "++) {\n" + Iter(In.c_str(), J) + O.activityText(A) + Pad + "  }\n" +
+           Pad + "}\n";
   };
   // An lparfor's body function: each chunk k of the batch runs iterations
   // [parc_j_, parc_hi_) in Loop (declaring Vars beside the indices).

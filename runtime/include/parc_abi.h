@@ -242,11 +242,13 @@ static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
  *         if (parc_hi_ - parc_j_ >= PARC_BLOCK) {
  *           unsigned parc_b_;
  *           int parc_i0_ = (int)parc_iter(parc_from_, 1ULL, parc_j_);
+ *           PARC_FULL_BLOCK_BEGIN
  *           for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_j_++) {
  *             int j = (int)(parc_i0_ + (int)parc_b_);
  *             (void)j;
  *             { ...user body... }
  *           }
+ *           PARC_FULL_BLOCK_END
  *         } else {
  *           for (; parc_j_ < parc_hi_; parc_j_++) {
  *             int j = (int)parc_iter(parc_from_, 1ULL, parc_j_);
@@ -267,10 +269,12 @@ static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
  *     while (parc_next_block(parc_self_, &parc_k_, &parc_stop_)) {
  *       if (parc_stop_ - parc_k_ == PARC_BLOCK) {
  *         unsigned parc_b_;
+ *         PARC_FULL_BLOCK_BEGIN
  *         for (parc_b_ = 0; parc_b_ < PARC_BLOCK; parc_b_++, parc_k_++) {
  *           int i = (int)parc_iter(parc_from_, 1ULL, parc_k_); (void)i;
  *           { ...user body... }
  *         }
+ *         PARC_FULL_BLOCK_END
  *       } else {
  *         for (; parc_k_ < parc_stop_; parc_k_++) { ...the same... }
  *       }
@@ -308,6 +312,21 @@ static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
  * unchanged.  A poll per 4096 iterations costs nothing measurable, and a
  * kill waits for at most one block of bounded straight-line code.           */
 #define PARC_BLOCK 4096
+
+/* Around the loop of a full block.  gcc knows that it runs PARC_BLOCK times
+ * and, when the body indexes an array of fewer elements with the index
+ * (`a[i]`, int a[16]), warns "iteration 16 invokes undefined behavior"
+ * (-Waggressive-loop-optimizations, in -Wall) about a loop that then never
+ * runs: the emitted C must compile without warnings.                      */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PARC_FULL_BLOCK_BEGIN                                                  \
+  _Pragma("GCC diagnostic push")                                               \
+  _Pragma("GCC diagnostic ignored \"-Waggressive-loop-optimizations\"")
+#define PARC_FULL_BLOCK_END _Pragma("GCC diagnostic pop")
+#else
+#define PARC_FULL_BLOCK_BEGIN
+#define PARC_FULL_BLOCK_END
+#endif
 
 /* Takes the next block of at most PARC_BLOCK activities of the batch,
  * [*k, *stop), advancing next past it, and polls once.  Returns 0 when the
