@@ -11,6 +11,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/CharInfo.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -1076,6 +1077,8 @@ public:
             << V->getType().getAsString();
         S.note(S.SM.getExpansionLoc(L), "faa(p, v) adds the integer v to *p and returns "
                                         "what *p held");
+      } else if (V && V->getType()->isRealFloatingType()) {
+        floatValue(V, P.getUnqualifiedType());
       }
       return true;
     }
@@ -1084,6 +1087,34 @@ public:
                "guard other objects with a semaphore");
     return true;
   }
+  /// A floating value converts to *p's type, as in C, but parc.h is a
+  /// system header, so Clang's conversion warnings, which C's own
+  /// __atomic_fetch_add gets, were silent inside faa's expansion: 2.5
+  /// added 2 without a word.  Clang's own warnings, at the value: a
+  /// literal whose value changes always (-Wliteral-conversion), any other
+  /// under -Wfloat-conversion (and -Wconversion).
+  void floatValue(const Expr *V, QualType To) {
+    SourceLocation L = S.SM.getFileLoc(V->getBeginLoc());
+    const Expr *Lit = V;
+    if (const auto *U = dyn_cast<UnaryOperator>(Lit); U && U->getOpcode() == UO_Minus)
+      Lit = U->getSubExpr()->IgnoreParens();
+    Expr::EvalResult R;
+    if (isa<FloatingLiteral>(Lit) && V->EvaluateAsRValue(R, S.Ctx) && R.Val.isFloat()) {
+      llvm::APSInt I(S.Ctx.getIntWidth(To), To->isUnsignedIntegerOrEnumerationType());
+      bool Exact = false;
+      R.Val.getFloat().convertToInteger(I, llvm::APFloat::rmTowardZero, &Exact);
+      if (Exact)
+        return;
+      llvm::SmallString<24> From, ToText;
+      R.Val.getFloat().toString(From);
+      I.toString(ToText);
+      S.Diags.Report(L, diag::warn_impcast_literal_float_to_integer)
+          << V->getType() << To << From << ToText;
+      return;
+    }
+    S.Diags.Report(L, diag::warn_impcast_float_integer) << V->getType() << To;
+  }
+
   Session &S;
 };
 
