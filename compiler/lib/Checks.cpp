@@ -1398,11 +1398,21 @@ void checkInlineDefinitions(Session &S) {
     S.error(CP->Block->getLBracLoc(), "'%0' cannot be used in '%1', an inline definition "
                                       "with external linkage")
         << spellingOf(CP->Kind) << FD->getName();
-    S.note(FD->getLocation(), "C forbids such a function to refer to the static functions "
-                              "that parcc lowers the construct to; declare '%0' 'static "
-                              "inline', or declare it 'extern' in this file to make this its "
-                              "external definition")
-        << FD->getName();
+    // GNU89 inline (-std=gnu89, -fgnu89-inline): `extern inline` is the
+    // definition that never gets out of line, and plain `inline` one that
+    // does; a declaration without inline changes nothing.
+    if (S.Ctx.getLangOpts().GNUInline || FD->hasAttr<GNUInlineAttr>())
+      S.note(FD->getLocation(), "C forbids such a function to refer to the static functions "
+                                "that parcc lowers the construct to; declare '%0' 'static "
+                                "inline', or (GNU89 inline semantics) drop 'extern' to make "
+                                "this its external definition")
+          << FD->getName();
+    else
+      S.note(FD->getLocation(), "C forbids such a function to refer to the static functions "
+                                "that parcc lowers the construct to; declare '%0' 'static "
+                                "inline', or declare it 'extern' in this file to make this its "
+                                "external definition")
+          << FD->getName();
   }
 }
 
