@@ -56,8 +56,9 @@ bool definesKeywords(StringRef Header) {
 
 class Scanner : public RecursiveASTVisitor<Scanner> {
 public:
-  explicit Scanner(std::function<void(SourceLocation, const char *, const char *)> Add)
-      : Add(std::move(Add)) {}
+  Scanner(std::function<void(SourceLocation, const char *, const char *)> Add,
+          const LangOptions &LO)
+      : Add(std::move(Add)), LO(LO) {}
 
   bool VisitVarDecl(VarDecl *VD) {
     const AutoType *AT = VD->getType()->getContainedAutoType();
@@ -93,9 +94,20 @@ public:
           "float @_x(@ v) { return v.x; }");
     return true;
   }
+  bool VisitForStmt(ForStmt *FS) {
+    // Clang takes it before C99 with a warning that gcc does not; gcc
+    // -std=gnu89 stops on the lowered C, inside an outlined function.
+    if (!LO.C99 && FS->getInit() && isa<DeclStmt>(FS->getInit()))
+      Add(FS->getInit()->getBeginLoc(),
+          "a declaration in a 'for' loop's first clause before C99 (declare the variable "
+          "before the loop, or compile with -std=gnu99 or later)",
+          "void @(void) { for (int i = 0; i < 1; i++) ; }");
+    return true;
+  }
 
 private:
   std::function<void(SourceLocation, const char *, const char *)> Add;
+  const LangOptions &LO;
 };
 
 /// The identifiers of a directive's line from From to its end, lexed raw
@@ -370,9 +382,8 @@ void BackEndFeatures::embed(SourceLocation HashLoc) {
 }
 
 void BackEndFeatures::scan(ASTContext &Ctx) {
-  Scanner S([&](SourceLocation L, const char *What, const char *Example) {
-    add(L, What, Example);
-  });
+  Scanner S([&](SourceLocation L, const char *What, const char *Example) { add(L, What, Example); },
+            Ctx.getLangOpts());
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
     if (!SM.isInSystemHeader(D->getLocation()))
       S.TraverseDecl(D);
