@@ -117,6 +117,13 @@
 #define PARC_FRAME_CLASSES 8
 #define PARC_FRAME_BIG 0xffffffffu
 #define PARC_FRAME_BLOCK 65536
+/* A processor keeps at most PARC_FRAME_KEEP free frames of a class and
+ * gives PARC_FRAME_MOVE of them at a time to the runtime's shared pool,
+ * where a processor short of frames takes them before it carves a block:
+ * frames start on one processor and end on another, and unbounded lists
+ * grew without end on the processors where they ended (frame.c). */
+#define PARC_FRAME_KEEP 256
+#define PARC_FRAME_MOVE 128
 /* An envelope in resume mode takes up to this many records from its
  * processor's resume list with one lock (frame.c); the rest stay there
  * for idle processors to steal. */

@@ -213,7 +213,10 @@ typedef struct parc_batch {
  * (parc_drt.sq_*); once released, a processor's resume list. */
 typedef struct parc_susp {
   struct parc_susp *next;
-  struct parc_drt *d;
+  union {
+    struct parc_drt *d;
+    struct parc_susp *chain; /* free, in the shared pool: the next chain */
+  };
   uint64_t k;                 /* the activity */
   uint32_t cls;               /* size class (frame.c), PARC_FRAME_BIG: malloc'd */
   int32_t proc;               /* where it suspended */
@@ -479,6 +482,7 @@ typedef struct parc_proc {
   /* Free frames by size class, the block frames are carved from, and the
    * newest block (frame.c: blocks are chained through their first line). */
   struct parc_susp *fr_free[PARC_FRAME_CLASSES];
+  uint32_t fr_nfree[PARC_FRAME_CLASSES];
   char *fr_bump, *fr_end, *fr_blocks;
 
   /* Sleeping (pthread primitives: TSan models them). */
@@ -529,6 +533,10 @@ typedef struct parc_runtime {
   parc_spin start_lock;
   parc_spin site_lock;
   parc_site *sites;
+  /* Free frames that processors gave back, by size class: chains of
+   * PARC_FRAME_MOVE linked through their first frame's `chain` (frame.c). */
+  parc_spin fr_pool_lock;
+  struct parc_susp *fr_pool[PARC_FRAME_CLASSES];
 } parc_runtime;
 
 PARC_INTERNAL extern parc_runtime parc_rt;
