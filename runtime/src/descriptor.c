@@ -438,6 +438,15 @@ static inline parc_ctx *current_ctx(const parc_site *site) {
   return p->cur;
 }
 
+/* A construct of main's own code begins (delta 1) or ends (-1): parent is
+ * the batch of the activity it is written in, NULL in main's own code
+ * (parc_runtime.root_busy).  relaxed: a sleeper that misses the begin is
+ * woken by the construct's publication, as before. */
+static inline void root_busy(parc_batch *parent, int delta) {
+  if (!parent)
+    __atomic_add_fetch(&parc_rt.root_busy, delta, __ATOMIC_RELAXED);
+}
+
 void parc_spawn(parc_desc *pd, parc_site *site, parc_body_fn fn, void *env, uint64_t count) {
   parc_drt *d = parc_drt_of(pd);
   if (count == 0) {
@@ -449,7 +458,9 @@ void parc_spawn(parc_desc *pd, parc_site *site, parc_body_fn fn, void *env, uint
   parc_batch *parent = c->cur_act;
   desc_init(d, site, fn, env, count, parent);
   d->home = c->last;
+  root_busy(parent, 1);
   spawn_body(c, d, parent);
+  root_busy(parent, -1);
   if (PARC_UNLIKELY(d->killflag))
     parc_kill_done(d);
   parc_poll(); /* epar is a poll point */
@@ -471,6 +482,7 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
   parc_ctx *c = current_ctx(site);
   parc_batch *parent = c->cur_act;
   desc_init(d, site, fn, env, total, parent);
+  root_busy(parent, 1);
   d->mapped = 1;
   d->claimed = total; /* never claimed: chunk k is posted to processor k */
   parc_proc *p = c->last;
@@ -492,6 +504,7 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
     flush_deferred(&b);
   }
   wait_children(c, d, mine);
+  root_busy(parent, -1);
   if (PARC_UNLIKELY(d->killflag))
     parc_kill_done(d);
   parc_poll();

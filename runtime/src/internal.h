@@ -533,6 +533,11 @@ typedef struct parc_runtime {
   parc_spin start_lock;
   parc_spin site_lock;
   parc_site *sites;
+  /* Constructs of main's own code under way (atomic; nested in a signal
+   * handler's, more than one).  While none is, no owner has private work
+   * to publish, and sleepers stop renewing their help request (processor.c,
+   * idle_wait). */
+  int root_busy;
   /* Free frames that processors gave back, by size class: chains of
    * PARC_FRAME_MOVE linked through their first frame's `chain` (frame.c). */
   parc_spin fr_pool_lock;

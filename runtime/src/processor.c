@@ -737,6 +737,14 @@ static void idle_wait(parc_proc *p) {
     if (parc_oversubscribed())
       nap = nap * ((parc_rt.P + parc_rt.cpus - 1) / parc_rt.cpus);
     while (p->sleeping && !p->quit) {
+      if (!__atomic_load_n(&parc_rt.root_busy, __ATOMIC_RELAXED)) {
+        /* No construct under way: no owner has private work, and main's
+         * next construct publishes at once (sleepers count as hungry),
+         * which wakes one.  A renewal every millisecond was a thousand
+         * wake-ups a second per sleeper while main ran alone or slept. */
+        pthread_cond_wait(&p->idle_cv, &p->idle_mu);
+        continue;
+      }
       struct timespec ts;
       clock_gettime(CLOCK_REALTIME, &ts);
       long long ns = ts.tv_nsec + nap;
