@@ -31,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -445,6 +446,15 @@ void parc_trace_flush(void) {
   parc_tev re = {EV_SLICE, 0, 0, 0, root_start, NULL, 0, 0,
                  t >= root_start ? t - root_start : 0, root_seg};
 
+  /* What the program printed comes first: the trace may be cut short.  A
+   * file size limit (ulimit -f) sends SIGXFSZ, which ended the process in
+   * the middle of the trace, with the program's last output still in the
+   * stdout buffer: ignored while writing, it makes the write fail (EFBIG),
+   * which the warning below reports. */
+  fflush(stdout);
+  struct sigaction ign = {.sa_handler = SIG_IGN}, old_xfsz;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGXFSZ, &ign, &old_xfsz);
   FILE *f = trace_file;
   fputs("{\"traceEvents\": [\n{\"ph\": \"M\", \"pid\": 1, \"name\": \"process_name\", "
         "\"args\": {\"name\": ",
@@ -505,5 +515,6 @@ void parc_trace_flush(void) {
   if (fclose(f) != 0)
     fprintf(stderr, "parc: warning: PARC_TRACE=%s: cannot write the trace: %s\n", trace_path,
             strerror(errno));
+  sigaction(SIGXFSZ, &old_xfsz, NULL);
   trace_file = NULL;
 }
