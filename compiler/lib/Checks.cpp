@@ -179,6 +179,34 @@ void checkSyncCalls(Session &S) {
   }
 }
 
+/// FROM, TO or STEP of type From, not a constant, converted to the index
+/// type To as C converts an initializer: Clang's own warnings, which the
+/// user's flags govern as in C (-Wsign-conversion, -Wimplicit-int-conversion,
+/// -Wshorten-64-to-32, -Wfloat-conversion: -Wconversion has them all).  The
+/// header is no C conversion, so Sema saw none: `parfor unsigned u; 0; n - 1;
+/// 1;` with an int n, whose n == 0 makes 2^32 activities, drew nothing.  A
+/// constant gets parcc's own checks, which say what it becomes.
+void boundConversion(Session &S, SourceLocation L, QualType From, QualType To) {
+  From = From.getUnqualifiedType();
+  To = To.getUnqualifiedType();
+  if (To->isBooleanType() || !To->isIntegerType())
+    return;
+  if (From->isRealFloatingType()) {
+    S.Diags.Report(L, diag::warn_impcast_float_integer) << From << To;
+    return;
+  }
+  if (!From->isIntegerType() || From->isBooleanType())
+    return;
+  unsigned FW = S.Ctx.getIntWidth(From), TW = S.Ctx.getIntWidth(To);
+  bool FS = From->isSignedIntegerOrEnumerationType(), TS = To->isSignedIntegerOrEnumerationType();
+  if (FW > TW)
+    S.Diags.Report(L, FW == 64 && TW == 32 ? diag::warn_impcast_integer_64_32
+                                           : diag::warn_impcast_integer_precision)
+        << From << To;
+  else if (FS != TS && !(!FS && FW < TW)) // not unsigned into a wider signed
+    S.Diags.Report(L, diag::warn_impcast_integer_sign) << From << To;
+}
+
 void checkConstructs(Session &S) {
   for (const Stmt *St : S.M.InMacro)
     S.error(St->getBeginLoc(), "a parallel construct cannot be written inside a macro argument");
@@ -257,8 +285,13 @@ void checkConstructs(Session &S) {
       // STEP is converted to the index type first: 0.5 or 256 for an
       // unsigned char index is zero too, 40000 for a short counts down.
       Expr::EvalResult R;
-      if (!T->isIntegerType() || B->isValueDependent() ||
-          !B->EvaluateAsRValue(R, S.Ctx) || !(R.Val.isInt() || R.Val.isFloat()))
+      if (!T->isIntegerType() || B->isValueDependent())
+        continue;
+      if (!B->EvaluateAsRValue(R, S.Ctx)) {
+        boundConversion(S, BL, BT, T);
+        continue;
+      }
+      if (!(R.Val.isInt() || R.Val.isFloat()))
         continue;
       unsigned Width = S.Ctx.getIntWidth(T);
       bool Unsigned = T->isUnsignedIntegerOrEnumerationType();
