@@ -370,7 +370,7 @@ bool Outliner::run(std::string &Out) {
   if (S.TP.PreludeEnd > S.TP.PreludeBegin)
     S.Edits.replace(S.TP.PreludeBegin, S.TP.PreludeEnd, "");
   Out = "#include <parc_abi.h>\n"
-        "_Static_assert(PARC_ABI_VERSION == 5, \"parcc emits PARC ABI version 5; "
+        "__extension__ _Static_assert(PARC_ABI_VERSION == 5, \"parcc emits PARC ABI version 5; "
         "parc_abi.h is another version\");\n";
   if (S.Opts.DefinesParcc)
     Out += "#define __PARCC__ 1\n";

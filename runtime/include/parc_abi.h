@@ -67,8 +67,10 @@ extern "C" {
 #endif
 
 /* Bumped whenever the layout or meaning of anything below changes.  parcc
- * emits `_Static_assert(PARC_ABI_VERSION == N, ...)` at the top of each
- * lowered file so that a stale runtime header is caught at compile time. */
+ * emits `__extension__ _Static_assert(PARC_ABI_VERSION == N, ...)` at the
+ * top of each lowered file so that a stale runtime header is caught at
+ * compile time.  The header and that line are C99 to the back end's
+ * -std=c99 -pedantic-errors: attributes, not _Noreturn and _Alignas. */
 #define PARC_ABI_VERSION 5
 
 /* ---- Construct sites ------------------------------------------------------
@@ -127,7 +129,7 @@ typedef struct parc_site {
  */
 #define PARC_DESC_BYTES 448
 typedef struct parc_desc {
-  _Alignas(16) unsigned char opaque_[PARC_DESC_BYTES];
+  __attribute__((__aligned__(16))) unsigned char opaque_[PARC_DESC_BYTES]; /* C99 has no _Alignas */
 } parc_desc;
 
 /* ---- Batches: the activity being run ----------------------------------------
@@ -414,8 +416,8 @@ static __inline__ __UINT64_TYPE__ parc_chunk_lo(__UINT64_TYPE__ niter, __UINT64_
  * (parc_iter(parc_from_, 1ULL, parc_k_) when STEP is the constant 1),
  * computed modulo 2^64, which is exact because the value lies between FROM
  * and TO.                                                                   */
-_Noreturn void parc_error_step0(const parc_site *site);
-_Noreturn void parc_error_count(const parc_site *site);
+__attribute__((__noreturn__)) void parc_error_step0(const parc_site *site);
+__attribute__((__noreturn__)) void parc_error_count(const parc_site *site);
 
 static __inline__ __UINT64_TYPE__ parc_count_s(long long from, long long to, long long step,
                                     const parc_site *site) {
@@ -573,9 +575,9 @@ void parc_P_at(parc_sem_t *s, const parc_wait_site *site);
  *
  *     if (parc_preturned(&parc_d_L12_)) return parc_rv_;
  */
-_Noreturn void parc_pbreak(parc_act *self);
+__attribute__((__noreturn__)) void parc_pbreak(parc_act *self);
 int parc_preturn_claim(parc_act *self, unsigned depth);
-_Noreturn void parc_preturn(parc_act *self, unsigned depth);
+__attribute__((__noreturn__)) void parc_preturn(parc_act *self, unsigned depth);
 int parc_preturned(const parc_desc *d);
 
 #ifdef __cplusplus

@@ -78,7 +78,7 @@ def trim(text):
     depth = 0
     for line in text.split("\n"):
         if line.startswith("#line") or line.startswith("#include <parc_abi.h>") \
-                or line.startswith("_Static_assert") or line == "#define __PARCC__ 1" \
+                or line.startswith(("_Static_assert", "__extension__ _Static_assert")) or line == "#define __PARCC__ 1" \
                 or not line.strip():
             continue
         s = line.strip()
