@@ -246,9 +246,11 @@ void parc_batch_init(parc_batch *b, parc_drt *d, parc_batch *outer, int is_paren
  * activity.  The thread belongs to the runtime: with it gone, its envelopes,
  * its local list and the construct's count of running activities are lost
  * and the program hung at its next epar (P >= 2).  The unwinding runs the
- * cleanup of run_body's `live` (descriptor.c is compiled with -fexceptions,
- * CMakeLists.txt), which ends the program with an error in its place. */
-static void body_unwound(parc_batch *volatile const *live) {
+ * cleanup of parc_run_batch's `live` (descriptor.c is compiled with
+ * -fexceptions, CMakeLists.txt), which ends the program with an error in
+ * its place.  On the normal path `live` is NULL where its scope ends, so
+ * the compiler drops the check: only the unwinding's landing pad has it. */
+static void body_unwound(parc_batch *const *live) {
   if (PARC_LIKELY(!*live))
     return;
   const parc_site *site = (*live)->d->site;
@@ -262,18 +264,14 @@ static void body_unwound(parc_batch *volatile const *live) {
  * landing point of a kill (kill.c): the activities [cur, end) were killed
  * (less the current one if it ended itself by pbreak/preturn). */
 static __attribute__((noinline)) uint64_t run_body(parc_batch *b) {
-  /* Nothing local lives across the setjmp: all state is in *b (`live`,
-   * volatile, is written again after it). */
-  parc_batch *volatile live __attribute__((cleanup(body_unwound))) = b;
+  /* Nothing local lives across the setjmp: all state is in *b. */
   if (parc_setjmp(b->jb) == 0) {
     if (PARC_LIKELY(!parc_rt.step))
       b->d->fn(&b->act, b->d->env);
     else
       parc_step_run(b); /* one activity per call: PARC_TRACE, PARC_SCHED (sched.c) */
-    live = NULL;
     return 0;
   }
-  live = NULL;
   if (PARC_UNLIKELY(parc_rt.step))
     parc_step_landing(b);
   uint64_t killed = b->act.end - b->act.cur - (uint64_t)b->self_ended;
@@ -331,7 +329,9 @@ void parc_run_batch(parc_ctx *c, parc_batch *b) {
     killed = b->act.end - b->act.next;
     b->act.next = b->act.end;
   } else {
+    parc_batch *live __attribute__((cleanup(body_unwound))) = b;
     killed = run_body(b);
+    live = NULL;
   }
   if (PARC_UNLIKELY(b->framed)) {
     framed_batch_end(c, b, killed);
