@@ -216,6 +216,7 @@ void parc_account_prefix(parc_batch *b) {
   b->start = b->act.cur;
   if (b->framed) {
     n -= b->susp;
+    b->susp_prior += b->susp; /* for the statistics (framed_batch_end) */
     b->susp = 0;
   }
   if (b->is_parent) {
@@ -290,8 +291,8 @@ static __attribute__((noinline)) void framed_batch_end(parc_ctx *c, parc_batch *
   /* The activities that ended here: not the killed ones, nor the ones
    * that wait at sync, which are counted when they end, resumed (a kill
    * may end them then: reference.md's `activities` leaves those out). */
-  PARC_STAT_ADD(p, activities, b->act.end - b->first - killed - b->susp_all);
-  b->susp_all = 0; /* the parent's batch runs its next share with it */
+  PARC_STAT_ADD(p, activities, b->act.end - b->first - killed - b->susp - b->susp_prior);
+  b->susp_prior = 0; /* the parent's batch runs its next share with it */
   if (killed) {
     PARC_STAT_ADD(p, killed, killed);
     if (parc_rt.stats)

@@ -182,7 +182,7 @@ void parc_frame_free(parc_proc *p, parc_susp *r) {
 static void frames_begin(parc_batch *b, parc_susp *fr, int resume) {
   b->framed = 1;
   b->fr = fr;
-  b->susp = b->susp_all = 0;
+  b->susp = b->susp_prior = 0;
   b->resume = b->resumed = resume;
   b->sq_first = b->sq_last = NULL;
   b->sq_n = 0;
@@ -254,7 +254,6 @@ int parc_sync_frame(parc_act *self) {
   b->sq_n++;
   b->fr = NULL;
   b->susp++;
-  b->susp_all++;
   /* relaxed: read by the parent at epar and by run_job (hints), and by
    * the barrier's release under d->lock, which parc_frames_publish takes
    * after this store whenever the queues hold a frame. */

@@ -191,11 +191,11 @@ typedef struct parc_batch {
    * resumed activity); only then are these set, so that other batches pay
    * one store and one test.  fr: the frame the current activity uses (owned by the batch until a
    * suspension hands it on); susp: the activities of [start, cur) that
-   * suspended rather than terminated; susp_all: those of [first, cur),
-   * which the statistics count when they end; resume: the next
+   * suspended rather than terminated; susp_prior: those of [first,
+   * start), which the statistics count when they end; resume: the next
    * parc_next_frame resumes `fr` instead of starting an activity. */
   struct parc_susp *fr;
-  uint64_t susp, susp_all;
+  uint64_t susp, susp_prior;
   int resume;
   int resumed;                /* runs a resumed activity (not counted as started) */
   /* Frames suspended in this batch whose arrival is not counted yet: the
