@@ -117,9 +117,10 @@
 #define PARC_FRAME_CLASSES 8
 #define PARC_FRAME_BIG 0xffffffffu
 #define PARC_FRAME_BLOCK 65536
-/* A processor keeps at most PARC_FRAME_KEEP free frames of a class and
- * gives PARC_FRAME_MOVE of them at a time to the runtime's shared pool,
- * where a processor short of frames takes them before it carves a block:
+/* A processor keeps at most PARC_FRAME_KEEP free frames of a class, in
+ * chains of PARC_FRAME_MOVE, and gives a chain beyond to the runtime's
+ * shared pool, where a processor short of frames takes one before it
+ * carves a block:
  * frames start on one processor and end on another, and unbounded lists
  * grew without end on the processors where they ended (frame.c). */
 #define PARC_FRAME_KEEP 256

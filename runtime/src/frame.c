@@ -21,12 +21,13 @@
  *     blocks that are never returned: a frame's address is its identity
  *     while it waits, and the emitted code may hold pointers into it.  A
  *     frame is freed where its activity ends, often another processor
- *     than the one that carved it: a list over PARC_FRAME_KEEP gives
- *     PARC_FRAME_MOVE frames to the shared pool (parc_rt.fr_pool), which
- *     an empty list takes from before it carves.  Unbounded lists grew
- *     on the processors where frames ended while the others carved new
- *     blocks: a loop of `parfor 1000 { sync; }` took 1.4 GB after 10^6
- *     rounds at P = 2.
+ *     than the one that carved it: a processor keeps about
+ *     PARC_FRAME_KEEP free frames of a class, in chains of
+ *     PARC_FRAME_MOVE, and gives a chain beyond to the shared pool
+ *     (parc_rt.fr_pool), which an empty list takes from before it
+ *     carves.  Unbounded lists grew on the processors where frames ended
+ *     while the others carved new blocks: a loop of `parfor 1000 { sync;
+ *     }` took 1.4 GB after 10^6 rounds at P = 2.
  *   Suspension (parc_sync_frame, no lock).  The frame, with d and the
  *     index, joins the batch's list of suspended frames (b->sq_*), b->fr
  *     is cleared (the next activity takes a fresh frame) and b->susp
@@ -95,33 +96,49 @@ static inline uint32_t frame_class(size_t total) {
   return c;
 }
 
-/* A chain of PARC_FRAME_MOVE free frames of class c from the shared pool
- * into p's empty list (its first frame, counted in fr_nfree), or NULL. */
-static parc_susp *pool_take(parc_proc *p, uint32_t c) {
+/* Free frames of class c on processor p: the list being filled
+ * (fr[c].free, fr[c].nfree < PARC_FRAME_MOVE of them) and full chains of
+ * PARC_FRAME_MOVE (fr[c].full, linked through their heads' `chain`), at most
+ * PARC_FRAME_KEEP frames in all; a chain beyond goes to the shared pool
+ * whole, so no list is ever walked but the few chains. */
+
+/* A full chain for p's empty list: its own, or the shared pool's, or NULL. */
+static __attribute__((noinline)) parc_susp *chain_take(parc_proc *p, uint32_t c) {
+  parc_susp *r = p->fr[c].full;
+  if (r) {
+    p->fr[c].full = r->chain;
+    p->fr[c].nfull--;
+    return r;
+  }
   if (!__atomic_load_n(&parc_rt.fr_pool[c], __ATOMIC_RELAXED)) /* hint; rechecked */
     return NULL;
   parc_spin_lock(&parc_rt.fr_pool_lock);
-  parc_susp *r = parc_rt.fr_pool[c];
+  r = parc_rt.fr_pool[c];
   if (r)
     __atomic_store_n(&parc_rt.fr_pool[c], r->chain, __ATOMIC_RELAXED); /* under the lock */
   parc_spin_unlock(&parc_rt.fr_pool_lock);
-  if (r)
-    p->fr_nfree[c] = PARC_FRAME_MOVE;
   return r;
 }
 
-/* p's list of class c holds more than PARC_FRAME_KEEP: its first
- * PARC_FRAME_MOVE frames go to the pool as one chain. */
-static __attribute__((noinline)) void pool_give(parc_proc *p, uint32_t c) {
-  parc_susp *first = p->fr_free[c], *last = first;
-  for (int i = 1; i < PARC_FRAME_MOVE; i++)
-    last = last->next;
-  p->fr_free[c] = last->next;
-  p->fr_nfree[c] -= PARC_FRAME_MOVE;
-  last->next = NULL;
+/* p's list of class c is full: it becomes a chain, and the oldest chain
+ * goes to the shared pool when p holds more than PARC_FRAME_KEEP. */
+static __attribute__((noinline)) void chain_close(parc_proc *p, uint32_t c) {
+  parc_susp *head = p->fr[c].free;
+  head->chain = p->fr[c].full;
+  p->fr[c].full = head;
+  p->fr[c].free = NULL;
+  p->fr[c].nfree = 0;
+  if (++p->fr[c].nfull * PARC_FRAME_MOVE <= PARC_FRAME_KEEP)
+    return;
+  parc_susp **at = &p->fr[c].full;
+  while ((*at)->chain)
+    at = &(*at)->chain;
+  parc_susp *old = *at;
+  *at = NULL;
+  p->fr[c].nfull--;
   parc_spin_lock(&parc_rt.fr_pool_lock);
-  first->chain = parc_rt.fr_pool[c];
-  __atomic_store_n(&parc_rt.fr_pool[c], first, __ATOMIC_RELAXED); /* under the lock */
+  old->chain = parc_rt.fr_pool[c];
+  __atomic_store_n(&parc_rt.fr_pool[c], old, __ATOMIC_RELAXED); /* under the lock */
   parc_spin_unlock(&parc_rt.fr_pool_lock);
 }
 
@@ -132,12 +149,15 @@ static parc_susp *frame_alloc(parc_proc *p, size_t size) {
   uint32_t c = total > size ? frame_class(total) : PARC_FRAME_BIG;
   parc_susp *r;
   if (PARC_LIKELY(c != PARC_FRAME_BIG)) {
-    r = p->fr_free[c];
-    if (PARC_UNLIKELY(!r))
-      r = pool_take(p, c);
+    r = p->fr[c].free;
     if (PARC_LIKELY(r)) {
-      p->fr_free[c] = r->next;
-      p->fr_nfree[c]--;
+      p->fr[c].free = r->next;
+      p->fr[c].nfree -= !parc_rt.single; /* P = 1: one list, no chains */
+      return r;
+    }
+    if ((r = chain_take(p, c))) {
+      p->fr[c].free = r->next;
+      p->fr[c].nfree = PARC_FRAME_MOVE - 1;
       return r;
     }
     size_t sz = (size_t)PARC_FRAME_MIN << c;
@@ -171,10 +191,12 @@ void parc_frame_free(parc_proc *p, parc_susp *r) {
     free(r);
     return;
   }
-  r->next = p->fr_free[r->cls];
-  p->fr_free[r->cls] = r;
-  if (PARC_UNLIKELY(++p->fr_nfree[r->cls] > PARC_FRAME_KEEP))
-    pool_give(p, r->cls);
+  r->next = p->fr[r->cls].free;
+  p->fr[r->cls].free = r;
+  /* At P = 1 every frame comes back to the one list it came from, which
+   * stays as long as the most that ever waited: no count, no chains. */
+  if (PARC_UNLIKELY(!parc_rt.single) && PARC_UNLIKELY(++p->fr[r->cls].nfree == PARC_FRAME_MOVE))
+    chain_close(p, r->cls);
 }
 
 /* Set up the frame fields of batch b (parc_batch.framed): its frame fr,

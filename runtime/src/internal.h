@@ -481,8 +481,10 @@ typedef struct parc_proc {
   int rep_free_n;
   /* Free frames by size class, the block frames are carved from, and the
    * newest block (frame.c: blocks are chained through their first line). */
-  struct parc_susp *fr_free[PARC_FRAME_CLASSES];
-  uint32_t fr_nfree[PARC_FRAME_CLASSES];
+  struct {
+    struct parc_susp *free, *full; /* the list being filled; full chains */
+    uint32_t nfree, nfull;
+  } fr[PARC_FRAME_CLASSES];
   char *fr_bump, *fr_end, *fr_blocks;
 
   /* Sleeping (pthread primitives: TSan models them). */
