@@ -481,7 +481,7 @@ static void stop_workers(void) {
  * a key that only main's thread holds (pthread_exit runs key destructors,
  * exit() does not) stops them, and the program's own threads decide when
  * the process ends.  pthread_exit() inside an activity is an error
- * (descriptor.c, run_body). */
+ * (descriptor.c, parc_run_batch). */
 static pthread_key_t main_key;
 
 static void main_thread_gone(void *v) {
