@@ -179,14 +179,15 @@ void checkSyncCalls(Session &S) {
   }
 }
 
-/// FROM, TO or STEP of type From, not a constant, converted to the index
-/// type To as C converts an initializer: Clang's own warnings, which the
+/// A value of type From, not a constant, that parcc's code converts to the
+/// integer type To where C would convert it implicitly (FROM, TO or STEP to
+/// the index type, faa's value to *p's type): Clang's own warnings, which the
 /// user's flags govern as in C (-Wsign-conversion, -Wimplicit-int-conversion,
 /// -Wshorten-64-to-32, -Wfloat-conversion: -Wconversion has them all).  The
 /// header is no C conversion, so Sema saw none: `parfor unsigned u; 0; n - 1;
 /// 1;` with an int n, whose n == 0 makes 2^32 activities, drew nothing.  A
 /// constant gets parcc's own checks, which say what it becomes.
-void boundConversion(Session &S, SourceLocation L, QualType From, QualType To) {
+void implicitConversion(Session &S, SourceLocation L, QualType From, QualType To) {
   From = From.getUnqualifiedType();
   To = To.getUnqualifiedType();
   if (To->isBooleanType() || !To->isIntegerType())
@@ -288,7 +289,7 @@ void checkConstructs(Session &S) {
       if (!T->isIntegerType() || B->isValueDependent())
         continue;
       if (!B->EvaluateAsRValue(R, S.Ctx)) {
-        boundConversion(S, BL, BT, T);
+        implicitConversion(S, BL, BT, T);
         continue;
       }
       if (!(R.Val.isInt() || R.Val.isFloat()))
@@ -1145,7 +1146,7 @@ public:
           << V->getType() << To << From << ToText;
       return;
     }
-    S.Diags.Report(L, diag::warn_impcast_float_integer) << V->getType() << To;
+    implicitConversion(S, L, V->getType(), To);
   }
 
   Session &S;
