@@ -61,6 +61,21 @@
 #define PARC_SEM_SPIN_NS 4000
 #endif
 
+/* A parc_P spinning for a lock that its holder gives back and takes again
+ * (semaphore.c, processor.c's watch_holder) watches the holder this long,
+ * in nanoseconds; a holder that takes the lock back less often than once
+ * per PARC_SEM_ALT_NS is slow enough to alternate with: the spinner then
+ * takes this unit and its next PARC_SEM_ALT_TAKES at once. */
+#ifndef PARC_SEM_WATCH_NS
+#define PARC_SEM_WATCH_NS 1000
+#endif
+#ifndef PARC_SEM_ALT_NS
+#define PARC_SEM_ALT_NS 150
+#endif
+#ifndef PARC_SEM_ALT_TAKES
+#define PARC_SEM_ALT_TAKES 32
+#endif
+
 /* How many times one context may spin in parc_P between two parks: then
  * its next parc_P that finds no unit parks at once, so that the activities
  * queued behind it on its processor run (semaphore.c).  A count, not a
@@ -217,6 +232,8 @@ _Static_assert(PARC_HELP_SLEEP_NS > 0 && PARC_HELP_SLEEP_NS < 1000000000, "PARC_
 _Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
 _Static_assert(PARC_SEM_SPIN_NS >= 0 && PARC_SEM_SPIN_NS <= 10000000, "PARC_SEM_SPIN_NS out of range");
 _Static_assert(PARC_SEM_SPINS >= 1, "PARC_SEM_SPINS must be at least 1");
+_Static_assert(PARC_SEM_WATCH_NS >= 0 && PARC_SEM_WATCH_NS <= 1000000, "PARC_SEM_WATCH_NS out of range");
+_Static_assert(PARC_SEM_ALT_NS >= 1, "PARC_SEM_ALT_NS must be positive");
 _Static_assert(PARC_GIVE_WAY_NS >= 0 && PARC_GIVE_WAY_NS <= 100000000, "PARC_GIVE_WAY_NS out of range");
 _Static_assert(PARC_SEM_HUNGRY >= 1, "PARC_SEM_HUNGRY must be at least 1");
 _Static_assert(PARC_LOCK_SPINS >= 1, "PARC_LOCK_SPINS must be positive");

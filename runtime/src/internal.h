@@ -344,6 +344,9 @@ typedef struct parc_ctx {
   int sem_wake;               /* enum parc_sem_wake: why V readied it */
   int sem_fails;              /* semaphore: times it was woken and overtaken */
   unsigned spins;             /* parc_sem_spin: spins since it last parked */
+  const void *sem_held;       /* semaphore.c: the last semaphore it took, until it gives it back */
+  const void *alt_sem;        /* watch_holder: a lock whose holder is slow to take it back */
+  unsigned alt_takes;         /* watch_holder: its units to take at once before watching again */
 
   /* Resume mode (frame.c): resumed activities of rpend_d that terminated
    * on this context and are not accounted yet, and the frames of those
@@ -698,11 +701,14 @@ PARC_INTERNAL void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c);
 
 /* ---- semaphore.c ---- */
 PARC_INTERNAL void parc_sem_cancel_locked(void *sem, parc_ctx *c);
-/* processor.c: parc_P's wait before it blocks: spin while *value <= 0, up to
- * PARC_SEM_SPIN_NS after *since (set on the first call, when 0), only
+/* processor.c: parc_P's wait before it blocks: spin while *value <= 0, up
+ * to PARC_SEM_SPIN_NS after *since (set on the first call, when 0), only
  * while nothing else is ready on p and at most PARC_SEM_SPINS times between
- * two parks of the running context; 1 if it saw a unit. */
-PARC_INTERNAL int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since);
+ * two parks of the running context; 1 if it saw a unit to take.  *watch is
+ * the semaphore's (units taken << 1) | (given back by the context that took
+ * it). */
+PARC_INTERNAL int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch,
+                                uint64_t *since);
 
 /* ---- kill.c ---- */
 PARC_INTERNAL int parc_victim(parc_drt *d);

@@ -558,6 +558,38 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* parc_sem_spin saw a unit free that the context which took the last one
+ * gave back: a lock released by its holder.  Taking it moves the lock, and
+ * the data it guards, to this CPU; that pays when the holder then works
+ * outside the lock a while, in parallel with this taker's critical section,
+ * and is lost when the holder takes the lock back at once, as in
+ * `for (...) { parc_P(&m); n++; parc_V(&m); }`: then the lock moves at
+ * every second parc_P and the pair runs slower than one processor alone.
+ * So watch the holder for PARC_SEM_WATCH_NS, without touching the lock:
+ * if it took the lock back less often than once per PARC_SEM_ALT_NS, take
+ * this unit and the next PARC_SEM_ALT_TAKES such units at once; otherwise
+ * take only a unit still free after the watch.  1: take it now. */
+static int watch_holder(parc_ctx *c, const int *value, const unsigned *watch) {
+  if (c->alt_sem == (const void *)value && c->alt_takes > 0) {
+    c->alt_takes--;
+    return 1;
+  }
+  unsigned before = __atomic_load_n(watch, __ATOMIC_RELAXED) >> 1;
+  uint64_t start = now_ns(), watched;
+  do {
+    for (int k = 0; k < 4; k++)
+      cpu_relax();
+  } while ((watched = now_ns() - start) < PARC_SEM_WATCH_NS);
+  unsigned retaken = ((__atomic_load_n(watch, __ATOMIC_RELAXED) >> 1) - before) & (~0u >> 1);
+  if ((uint64_t)retaken * PARC_SEM_ALT_NS <= watched) {
+    c->alt_sem = value;
+    c->alt_takes = PARC_SEM_ALT_TAKES;
+  } else {
+    c->alt_sem = NULL;
+  }
+  return __atomic_load_n(value, __ATOMIC_RELAXED) > 0;
+}
+
 /* parc_P's spin before it blocks (semaphore.c).  Not at P = 1 (nothing
  * else could give the unit back meanwhile), not under PARC_SCHED=random
  * (whose point is to take the blocking paths), and not while a context is
@@ -573,8 +605,10 @@ static uint64_t now_ns(void) {
  * unit but lost it to another taker spins again on what is left of the
  * same budget.  A context that has spun PARC_SEM_SPINS times since it last
  * parked spins no more until it parks (design.md, "Why the spins are
- * counted"): while it spins its processor runs nothing else. */
-int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
+ * counted"): while it spins its processor runs nothing else.  A unit that
+ * a lock's holder gave back is taken at once only if the holder is slow to
+ * take it back (watch_holder). */
+int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch, uint64_t *since) {
   if (PARC_SEM_SPIN_NS == 0 || parc_rt.single || parc_rt.sched_random)
     return 0;
   parc_ctx *c = p->cur;
@@ -587,15 +621,19 @@ int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
     return 0; /* lost races alone must not keep it spinning past the budget */
   int oversubscribed = parc_oversubscribed();
   for (unsigned i = 1;; i++) {
-    if (__atomic_load_n(value, __ATOMIC_RELAXED) > 0)
-      return 1;
+    int check = (i & 15) == 0;
+    if (__atomic_load_n(value, __ATOMIC_RELAXED) > 0) {
+      if (!(__atomic_load_n(watch, __ATOMIC_RELAXED) & 1) || watch_holder(c, value, watch))
+        return 1;
+      check = 1; /* the watch took time */
+    }
     if (hint_get(&p->nready) || hint_get(&p->ninbox))
       return 0;
     if (oversubscribed)
       sched_yield();
     else
       cpu_relax();
-    if ((i & 15) == 0 && now_ns() - *since > PARC_SEM_SPIN_NS)
+    if (check && now_ns() - *since > PARC_SEM_SPIN_NS)
       return 0;
   }
 }

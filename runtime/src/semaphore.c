@@ -25,6 +25,19 @@
  * often that a few thousand waiters were parked at once, not a handful,
  * and the million locks took longer.)
  *
+ * A spinner that sees a unit given back by the context that took it (a
+ * lock released by its holder: `watch`) does not always take it at once.
+ * When the holder takes the lock back at once, a spinner that takes it in
+ * between moves the lock, and what it guards, from one CPU to the other at
+ * every second parc_P: a loop of { parc_P; n++; parc_V } on two
+ * processors took 4-5 times as long as pthread_mutex_lock's (whose loser
+ * sleeps, and the holder runs on alone).  The spinner watches the holder
+ * for a microsecond without touching the semaphore (processor.c,
+ * watch_holder): a holder that took the lock back more often than once per
+ * PARC_SEM_ALT_NS keeps it, and the spinner takes only a unit still free
+ * after the watch; a slower holder, which works outside the lock long
+ * enough for the two to overlap, is alternated with at once.
+ *
  * A blocked parc_P first cuts its batch chain (processor.c), so its
  * batch-mates run in other envelopes: at P = 1 a producer/consumer pair
  * cannot deadlock.  parc_P is a poll point on entry only: once it has a
@@ -43,11 +56,20 @@
 #include "internal.h"
 
 typedef struct parc_sem_rt {
+  /* What parc_P and parc_V touch comes first, in as few bytes as before
+   * `watch` came: the semaphores of an array lie 48 bytes apart, and each
+   * byte more that every operation touches is one more chance to share a
+   * cache line with a neighbour (an 8-stage pipeline over an array of
+   * semaphores took 1.5 times as long with a 16-byte field more). */
   parc_spin lock;
-  int value;  /* written under the lock; read by spinners without it */
-  int nwoken; /* waiters woken to try again that have not tried yet */
+  int value; /* written under the lock; read by spinners without it */
+  unsigned watch; /* written under the lock; read by spinners without it:
+                     (units taken << 1) | 1 if the last parc_V was by the
+                     context that took the last unit (parc_sem_spin) */
   unsigned magic; /* PARC_SEM_MAGIC once parc_sem_init has run */
-  parc_ctx *head, *tail;
+  parc_ctx *head;
+  int nwoken; /* waiters woken to try again that have not tried yet */
+  parc_ctx *tail;
 } parc_sem_rt;
 
 /* A semaphore parc_sem_init has not set up: parc_P and parc_V took its
@@ -84,7 +106,14 @@ void parc_sem_init(parc_sem_t *s, int value) {
   set_units(r, value);
   r->nwoken = 0;
   r->head = r->tail = NULL;
+  r->watch = 0;
   r->magic = PARC_SEM_MAGIC;
+}
+
+/* The running context, or NULL on one of the program's own threads. */
+static inline parc_ctx *this_ctx(void) {
+  parc_proc *p = parc_self();
+  return p ? p->cur : NULL;
 }
 
 /* Under the lock. */
@@ -92,17 +121,23 @@ static int try_take(parc_sem_rt *r) {
   int v = units(r);
   if (v > 0) {
     set_units(r, v - 1);
+    __atomic_store_n(&r->watch, r->watch + 2, __ATOMIC_RELAXED);
     return 1;
   }
   return 0;
 }
 
 static int take(parc_sem_rt *r, int single) {
-  if (!single)
-    parc_spin_lock(&r->lock);
+  if (single)
+    return try_take(r);
+  parc_spin_lock(&r->lock);
   int ok = try_take(r);
-  if (!single)
-    parc_spin_unlock(&r->lock);
+  parc_spin_unlock(&r->lock);
+  if (ok) {
+    parc_ctx *c = this_ctx();
+    if (c)
+      c->sem_held = r;
+  }
   return ok;
 }
 
@@ -116,6 +151,8 @@ static parc_ctx *pass_locked(parc_sem_rt *r) {
     return NULL;
   if (w->sem_fails >= PARC_SEM_HUNGRY) {
     set_units(r, units(r) - 1);
+    __atomic_store_n(&r->watch, r->watch + 2, __ATOMIC_RELAXED);
+    w->sem_held = r;
     w->sem_wake = PARC_SEM_HANDED;
   } else if (r->nwoken >= units(r)) {
     return NULL;
@@ -140,7 +177,7 @@ static int killed(const parc_ctx *c) {
  * only 2,500 of them after a spin ran out), and up to 7,600 envelopes. */
 static int spin_take(parc_proc *p, parc_sem_rt *r, int single) {
   uint64_t since = 0;
-  while (parc_sem_spin(p, &r->value, &since))
+  while (parc_sem_spin(p, &r->value, &r->watch, &since))
     if (take(r, single))
       return 1;
   return 0;
@@ -165,6 +202,7 @@ static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
     if (!single)
       parc_spin_lock(&r->lock);
     if (try_take(r)) {
+      c->sem_held = r;
       if (!single)
         parc_spin_unlock(&r->lock);
       return;
@@ -204,6 +242,8 @@ static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
       parc_spin_lock(&r->lock);
     r->nwoken--;
     int ok = try_take(r);
+    if (ok)
+      c->sem_held = r;
     parc_ctx *w = pass_locked(r);
     if (!single)
       parc_spin_unlock(&r->lock);
@@ -244,8 +284,18 @@ void parc_V(parc_sem_t *s) {
   parc_sem_rt *r = sem_of(s);
   check_init(r, "parc_V", NULL);
   int single = parc_rt.single;
-  if (!single)
+  if (!single) {
+    /* Given back by the context that took it: a lock's holder, who may take
+     * it again at once (parc_sem_spin's watch).  A context remembers only
+     * the last semaphore it took, so a holder of two locks that gives the
+     * outer one back last is not seen as its holder. */
+    parc_ctx *c = this_ctx();
+    unsigned held = c && c->sem_held == r;
+    if (held)
+      c->sem_held = NULL;
     parc_spin_lock(&r->lock);
+    __atomic_store_n(&r->watch, (r->watch & ~1u) | held, __ATOMIC_RELAXED);
+  }
   set_units(r, units(r) + 1);
   parc_ctx *w = pass_locked(r);
   if (!single)

@@ -71,8 +71,8 @@ static void to_main(enum st st) {
   swapcontext(&me->uc, &main_uc);
 }
 
-int parc_sem_spin(parc_proc *p, const int *value, uint64_t *since) {
-  (void)p, (void)since;
+int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch, uint64_t *since) {
+  (void)p, (void)watch, (void)since;
   to_main(SPIN);
   return *value > 0;
 }
