@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """test/bench/run.py: build the benchmark suite, run it, print one table, draw the chart.
 
-Every workload W1-W8 exists as serial C, PARC, OpenMP (built twice: gcc with
-libgomp and clang-19 with libomp), TBB and, for W4/W5, pthreads.  This script
+Every workload W1-W9 exists as serial C, PARC, OpenMP (built twice: gcc with
+libgomp and clang-19 with libomp), TBB and, for W4/W5/W9, pthreads.  This script
   1. builds them all with the same optimisation and code-placement flags
      (-O2 -fstack-clash-protection, which parcc's driver always adds, plus
      -mbranches-within-32B-boundaries: code placement alone moved a loop by
@@ -145,6 +145,14 @@ def workloads(w6_positions):
                  clang_too([("serial", "rec", {}), ("parcc", "parfor", {})]) + omp(["task"]) +
                  [("tbb", "task_group", {})]),
     ]
+    # W9@work: the lock alone (work 0), and with about 80 ns of work outside
+    # the lock per value (work 32)
+    for work in (0, 32):
+        ws.append(Workload(
+            "W9@%d" % work, "w9", "n x k additions to one sum under a lock, %d rounds of "
+            "work outside" % work, ["1000", "1000", str(work)], ["100", "1000", str(work)],
+            clang_too([("serial", "loop", {}), ("parcc", "sem", {})]) + omp(["critical", "lock"]) +
+            [("tbb", "spin", {}), ("tbb", "mutex", {}), ("pthreads", "mutex", {})]))
     return ws
 
 
@@ -724,7 +732,7 @@ def main():
     ap = argparse.ArgumentParser(description="Build and run the parcc benchmark suite.")
     ap.add_argument("--quick", action="store_true", help="smoke run: 2 rounds, small sizes")
     ap.add_argument("--only", default="",
-                    help="workloads, e.g. W1,W4 (W6 = every position)")
+                    help="workloads, e.g. W1,W4 (W6, W9 = every position, every work)")
     ap.add_argument("--impls", default="", help="implementations, e.g. parcc,gomp (serial is always run)")
     ap.add_argument("--procs", default="1,2", help="processor counts P (default 1,2)")
     ap.add_argument("--rounds", type=int, default=None, help="rounds (default 5, --quick 2)")
