@@ -18,6 +18,12 @@
 // burst: 4 parc_V on 4 parked waiters ready all 4 at once.
 // lock: a unit that a newcomer took from a woken waiter is given back;
 // the woken waiter is still on its way, so nobody else is woken.
+// watch (P > 1): what a spinning parc_P reads of the semaphore besides its
+// value: the units taken, and whether the last parc_V came from the
+// context that took the last unit (a lock's holder, which it leaves the
+// lock to when it takes it back at once; processor.c, watch_holder).  A
+// unit given back by another context, by a context that already gave its
+// unit back, or by a thread outside the runtime is not a holder's.
 // UNSUPPORTED: asan, tsan
 // RUN: %cc-runtime -I%srcroot/runtime
 // RUN: %run %t | %FileCheck %s
@@ -27,6 +33,12 @@
 // CHECK: burst: value=0 queue=0 done=0,1,2,3
 // CHECK: lock: 1 ready after 2 parc_V
 // CHECK: lock: value=0 queue=0 done=0,1,2
+// CHECK: watch: taken=1 holder=1
+// CHECK: watch: taken=2 holder=0
+// CHECK: watch: taken=2 holder=0
+// CHECK: watch: taken=4 holder=1
+// CHECK: watch: taken=4 holder=0
+// CHECK: watch: taken=5 holder=0
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +219,11 @@ static void report(const char *name) {
   printf("\n");
 }
 
+static void watch(const char *name) {
+  unsigned v = sem_of(&sem)->watch;
+  printf("%s: taken=%u holder=%u\n", name, v >> 1, v & 1);
+}
+
 /* Waiters 0..3 park in that order; 0 is overtaken twice (by newcomers 4
  * and 5) and 1 once (by 6), and both are left waiting (spinning); 2 is
  * woken and newcomer 7 takes its unit.  Then 0 and 1 go back to the head
@@ -279,5 +296,34 @@ int main(void) {
     parc_V(&sem);
   drain();
   report("lock");
+
+  /* watch: at P > 1 (locks taken), from the driver's own stack. */
+  reset();
+  parc_rt.single = 0;
+  parc_rt.P = 2;
+  parc_sem_init(&sem, 1);
+  proc.cur = &w[0].ctx;
+  parc_P(&sem);
+  parc_V(&sem); /* by the context that took it */
+  watch("watch");
+  proc.cur = &w[1].ctx;
+  parc_P(&sem);
+  proc.cur = &w[0].ctx;
+  parc_V(&sem); /* by another context: w[1] holds the lock */
+  watch("watch");
+  parc_V(&sem); /* again by w[0], whose own unit went back before */
+  watch("watch");
+  proc.cur = &w[1].ctx;
+  parc_P(&sem);
+  parc_P(&sem); /* two units, the second one remembered */
+  parc_V(&sem);
+  watch("watch");
+  parc_tls_proc = NULL; /* a thread outside the runtime */
+  parc_V(&sem);
+  watch("watch");
+  parc_P(&sem);
+  parc_tls_proc = &proc;
+  parc_V(&sem); /* w[1] took no unit since its last parc_V */
+  watch("watch");
   return 0;
 }
