@@ -30,7 +30,7 @@
  * When the holder takes the lock back at once, a spinner that takes it in
  * between moves the lock, and what it guards, from one CPU to the other at
  * every second parc_P: a loop of { parc_P; n++; parc_V } on two
- * processors took 4-5 times as long as pthread_mutex_lock's (whose loser
+ * processors took 3-5 times as long as pthread_mutex_lock's (whose loser
  * sleeps, and the holder runs on alone).  The spinner watches the holder
  * for a microsecond without touching the semaphore (processor.c,
  * watch_holder): a holder that took the lock back more often than once per
