@@ -832,6 +832,7 @@ private:
   std::string backEndName(const Input &In);
   std::string wayOut(const Input &In);
   bool compileOther(const Input &In, const std::string &Out, bool Asm);
+  bool checkWarningOptions();
   bool preprocessOther(const Input &In);
   void appendOther(std::vector<std::string> &A, const Input &In) const;
   size_t indexOf(const Input &In) const { return &In - O.Inputs.data(); }
@@ -1102,6 +1103,36 @@ std::vector<std::string> Job::emittedFlags(const Input &In) const {
   A.push_back("-iquote");
   A.push_back(std::string(SrcDir));
   return A;
+}
+
+/// -W options that neither Clang nor the back end knows: a typo (-Wal)
+/// went by without a word, where gcc stops ("unrecognized command-line
+/// option") and clang warns.  Clang judges first, with its suggestion
+/// ("did you mean '-Wall'?"); what it does not know goes to the back end,
+/// which takes gcc's own options (-Wlogical-op: reference.md, warnings
+/// only a back end computes) without a word.  A warning, as clang gives
+/// it, or an error under -Werror; false after an error.
+bool Job::checkWarningOptions() {
+  std::vector<UnknownWarningOption> Unknown = unknownWarningOptions(O.Front);
+  if (Unknown.empty())
+    return true;
+  std::string File = tempFile(0, "parcc-option.c");
+  std::string Err = tempFile(0, "parcc-option.err");
+  if (File.empty() || Err.empty() || !writeFile(File, ""))
+    return false;
+  bool Ok = true;
+  for (const UnknownWarningOption &U : Unknown) {
+    // Known: the back end takes it without a message (clang as the back
+    // end warns about an unknown one and succeeds).
+    uint64_t Size = 1;
+    if (R.run({"-fsyntax-only", U.Flag, "-x", "c", File}, /*Own=*/true, {}, Err) &&
+        !sys::fs::file_size(Err, Size) && Size == 0)
+      continue;
+    errs() << "parcc: " << (U.Error ? "error: " : "warning: ") << U.Message
+           << " [-Wunknown-warning-option]\n";
+    Ok &= !U.Error;
+  }
+  return Ok;
 }
 
 BackEndQuestions Job::questions(const Input &In) {
@@ -1400,6 +1431,8 @@ int Job::run(const char *Argv0) {
 
   bool NeedsCC = O.M == Mode::Link || O.M == Mode::Compile || O.M == Mode::Assemble;
   if (NeedsCC && !R.init())
+    return 1;
+  if (NeedsCC && !checkWarningOptions())
     return 1;
 
   bool Ok = true;

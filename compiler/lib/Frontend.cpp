@@ -86,6 +86,27 @@ void reraiseLenient(const std::vector<std::string> &User, std::vector<std::strin
   }
 }
 
+/// Collects Clang's messages about unknown -W options.
+class UnknownWarningCollector : public DiagnosticConsumer {
+public:
+  std::vector<UnknownWarningOption> Found;
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Warning)
+      return;
+    SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    StringRef M = Msg;
+    StringRef Prefix = "unknown warning option '";
+    if (!M.starts_with(Prefix))
+      return;
+    StringRef Flag = M.drop_front(Prefix.size()).split('\'').first;
+    if (Flag.starts_with("-Wno-"))
+      return;
+    Found.push_back({Flag.str(), M.str(), Level >= DiagnosticsEngine::Error});
+  }
+};
+
 std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
                                                    const FrontendOptions &O, bool ForceInclude,
                                                    IntrusiveRefCntPtr<DiagnosticsEngine> ArgDiags) {
@@ -871,6 +892,23 @@ bool preprocessFile(const std::string &InputPath, const FrontendOptions &Opts,
   CI.createDiagnostics();
   PrintPreprocessedAction Act;
   return CI.ExecuteAction(Act) && !CI.getDiagnostics().hasErrorOccurred();
+}
+
+std::vector<UnknownWarningOption> unknownWarningOptions(const std::vector<std::string> &Args) {
+  IntrusiveRefCntPtr<DiagnosticOptions> Opts(new DiagnosticOptions);
+  for (const std::string &A : Args) {
+    StringRef S(A);
+    if (S == "-w")
+      Opts->IgnoreWarnings = true;
+    else if (S.starts_with("-W") && !S.starts_with("-Wp,"))
+      Opts->Warnings.push_back(S.drop_front(2).str());
+  }
+  if (Opts->Warnings.empty())
+    return {};
+  UnknownWarningCollector Collect;
+  DiagnosticsEngine Diags(new DiagnosticIDs, Opts, &Collect, /*ShouldOwnClient=*/false);
+  ProcessWarningOptions(Diags, *Opts, /*ReportDiags=*/true);
+  return Collect.Found;
 }
 
 } // namespace parcc

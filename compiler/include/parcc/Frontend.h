@@ -50,6 +50,22 @@ bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool Sy
 bool preprocessFile(const std::string &Path, const FrontendOptions &Opts,
                     const std::string &OutFile, bool AsCompiled = false);
 
+/// A -W option of the user's that Clang does not know, with Clang's
+/// message for it ("unknown warning option '-Wal'; did you mean
+/// '-Wall'?") and whether -Werror made that message an error.
+struct UnknownWarningOption {
+  std::string Flag;
+  std::string Message;
+  bool Error;
+};
+
+/// The -W options among Args (the user's options for Clang, in order) that
+/// Clang does not know, as Clang judges them (after -w, -Werror and
+/// -Wno-unknown-warning-option among Args).  -Wno-X is never one: gcc
+/// takes an unknown -Wno-X without a word, so that a newer compiler's
+/// option does not break an older one's build.
+std::vector<UnknownWarningOption> unknownWarningOptions(const std::vector<std::string> &Args);
+
 } // namespace parcc
 
 #endif
