@@ -502,6 +502,7 @@ typedef struct parc_proc {
   /* Owner-only: when the running context first saw a pinned one ready
    * (give_way), and the count of switches it saw then, plus one. */
   uint64_t gw_since, gw_mark;
+  int gw_inbox; /* give_way yielded for a mapped chunk in the inbox: get_work takes it first */
 
   /* Owner-only: PARC_SCHED=random generator, PARC_TRACE buffer (trace.c). */
   uint64_t rng;

@@ -1351,13 +1351,25 @@ static int waited_enough(parc_proc *p) {
   return t - p->gw_since >= PARC_GIVE_WAY_NS;
 }
 
-/* If a context pinned to p is ready, the running one gives way (returns 1;
- * it may then run on another processor), once it has seen it ready for
- * PARC_GIVE_WAY_NS. */
+/* If a context pinned to p is ready, or a mapped chunk waits unstarted in
+ * p's inbox (it too can run nowhere else), the running one gives way
+ * (returns 1; it may then run on another processor), once it has seen
+ * them waiting for PARC_GIVE_WAY_NS.  For the inbox, get_work then starts
+ * the chunk before it resumes ready contexts (the yielded one among
+ * them). */
 static int give_way(parc_proc *p) {
   parc_ctx *c = p->cur;
-  if (!pinned_ready(p) || !c || c == p->sched || !waited_enough(p))
+  if (!c || c == p->sched)
     return 0;
+  int inbox = 0;
+  if (!pinned_ready(p)) {
+    if (!hint_get(&p->ninbox))
+      return 0;
+    inbox = 1;
+  }
+  if (!waited_enough(p))
+    return 0;
+  p->gw_inbox = inbox;
   PARC_STAT_ADD(p, yields, 1);
   PARC_STAT_ADD(p, blocked, 1); /* it is resumed as a parked context is */
   parc_detach_chain(p, c);
@@ -2153,6 +2165,14 @@ static void get_work(parc_proc *p) {
         (take_mapped(p, &job) || take_local(p, &job))) {
       run_job(p, &job, NULL);
       continue;
+    }
+    /* The running activity gave way to a mapped chunk in the inbox. */
+    if (PARC_UNLIKELY(p->gw_inbox)) {
+      p->gw_inbox = 0;
+      if (take_mapped(p, &job)) {
+        run_job(p, &job, NULL);
+        continue;
+      }
     }
     /* A turn for the work behind the ready and released ("Turns"). */
     if (PARC_UNLIKELY(p->turn_pending || turn_due(p)) && take_turn(p, &job, &r)) {
