@@ -700,6 +700,12 @@ void parc_help(parc_proc *p) {
   parc_ctx *c = p->cur;
   if (!parc_rt.single && give_way(p))
     return; /* the hungry processor may take c, or what it detached */
+  /* Contexts that the running activity readied on its own processor
+   * (parc_ready wakes nobody for those: the readier is expected to block
+   * soon and run them itself) wait for it to block or end; a hungry
+   * processor is asking, so wake one to steal them. */
+  if (!parc_rt.single && hint_get(&p->nstealable))
+    parc_wake_any();
   if (c && c->npriv) {
     parc_publish_chain(p, c, 0);
     return;
