@@ -67,7 +67,9 @@ void checkMarks(Session &S) {
       continue;
     }
     if (!Pbreak && isLoop(U.Act->Owner->Kind) && U.Act->Owner->Kind != ConstructKind::Parfor) {
-      S.error(L, "'sync' is not allowed in an 'lparfor' body");
+      ConstructKind K = U.Act->Owner->Kind;
+      S.error(L, "'sync' is not allowed in %0 '%1' body")
+          << (K == ConstructKind::MappedLparfor ? "a" : "an") << spellingOf(K);
       S.note(U.Act->Owner->Block->getLBracLoc(),
              "use 'parfor' if the iterations must synchronize");
     }
