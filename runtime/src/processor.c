@@ -698,14 +698,16 @@ static int give_way(parc_proc *p);
  * raises the bit again while it stays hungry. */
 void parc_help(parc_proc *p) {
   parc_ctx *c = p->cur;
-  if (!parc_rt.single && give_way(p))
-    return; /* the hungry processor may take c, or what it detached */
-  /* Contexts that the running activity readied on its own processor
-   * (parc_ready wakes nobody for those: the readier is expected to block
-   * soon and run them itself) wait for it to block or end; a hungry
-   * processor is asking, so wake one to steal them. */
-  if (!parc_rt.single && hint_get(&p->nstealable))
-    parc_wake_any();
+  if (!parc_rt.single) {
+    if (give_way(p))
+      return; /* the hungry processor may take c, or what it detached */
+    /* Contexts that the running activity readied on its own processor
+     * (parc_ready wakes nobody for those: the readier is expected to
+     * block soon and run them itself) wait for it to block or end; a
+     * hungry processor is asking, so wake one to steal them. */
+    if (hint_get(&p->nstealable))
+      parc_wake_any();
+  }
   if (c && c->npriv) {
     parc_publish_chain(p, c, 0);
     return;
@@ -1364,16 +1366,11 @@ static int waited_enough(parc_proc *p) {
  * the chunk before it resumes ready contexts (the yielded one among
  * them). */
 static int give_way(parc_proc *p) {
+  int inbox = !pinned_ready(p);
+  if (inbox && !hint_get(&p->ninbox))
+    return 0; /* every parc_P and parc_V at P > 1 comes this far */
   parc_ctx *c = p->cur;
-  if (!c || c == p->sched)
-    return 0;
-  int inbox = 0;
-  if (!pinned_ready(p)) {
-    if (!hint_get(&p->ninbox))
-      return 0;
-    inbox = 1;
-  }
-  if (!waited_enough(p))
+  if (!c || c == p->sched || !waited_enough(p))
     return 0;
   p->gw_inbox = inbox;
   PARC_STAT_ADD(p, yields, 1);
