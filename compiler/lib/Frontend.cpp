@@ -19,6 +19,7 @@
 #include "parcc/Lowering.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/SourceManagerInternals.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
@@ -92,18 +93,16 @@ public:
   std::vector<UnknownWarningOption> Found;
   void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(Level, Info);
-    if (Level < DiagnosticsEngine::Warning)
+    // "unknown %select{warning|remark}0 option '%1'...": warnings only.
+    if (Level < DiagnosticsEngine::Warning || Info.getID() != diag::warn_unknown_diag_option ||
+        Info.getArgSInt(0) != 0)
+      return;
+    std::string Flag = Info.getArgStdStr(1);
+    if (StringRef(Flag).starts_with("-Wno-"))
       return;
     SmallString<128> Msg;
     Info.FormatDiagnostic(Msg);
-    StringRef M = Msg;
-    StringRef Prefix = "unknown warning option '";
-    if (!M.starts_with(Prefix))
-      return;
-    StringRef Flag = M.drop_front(Prefix.size()).split('\'').first;
-    if (Flag.starts_with("-Wno-"))
-      return;
-    Found.push_back({Flag.str(), M.str(), Level >= DiagnosticsEngine::Error});
+    Found.push_back({Flag, Msg.str().str(), Level >= DiagnosticsEngine::Error});
   }
 };
 
