@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """test/bench/run.py: build the benchmark suite, run it, print one table, draw the chart.
 
-Every workload W1-W9 exists as serial C, PARC, OpenMP (built twice: gcc with
-libgomp and clang-19 with libomp), TBB and, for W4/W5/W9, pthreads.  This script
+Every workload W1-W10 exists as serial C, PARC, OpenMP (built twice: gcc with
+libgomp and clang-19 with libomp; not W10, see w10.h), TBB and, for W4/W5/W9/W10,
+pthreads.  This script
   1. builds them all with the same optimisation and code-placement flags
      (-O2 -fstack-clash-protection, which parcc's driver always adds, plus
      -mbranches-within-32B-boundaries: code placement alone moved a loop by
@@ -153,6 +154,13 @@ def workloads(w6_positions):
             "work outside" % work, ["1000", "1000", str(work)], ["100", "1000", str(work)],
             clang_too([("serial", "loop", {}), ("parcc", "sem", {})]) + omp(["critical", "lock"]) +
             [("tbb", "spin", {}), ("tbb", "mutex", {}), ("pthreads", "mutex", {})]))
+    # W10: a pipeline of semaphore hand-overs; no OpenMP version (w10.h)
+    ws.append(Workload(
+        "W10", "w10", "n tokens through s stages, one-slot buffers between them",
+        ["100000", "9"], ["10000", "9"],
+        clang_too([("serial", "loop", {}), ("parcc", "sem", {})]) +
+        [("tbb", "pipeline", {}), ("pthreads", "sem", {})],
+        per_act=True, per_act_all_p=True, ratio=False))
     return ws
 
 
