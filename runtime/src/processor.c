@@ -600,7 +600,17 @@ static int watch_holder(parc_ctx *c, const int *value, const unsigned *watch) {
  * (semaphore_convoy.pc at P = 4 and 8 on 2 CPUs, 8 runs each: envelopes
  * 4,000-5,000 -> 14-36 by median, 0.14 -> 0.11 s.  At P <= CPUs a yield
  * hands the CPU to another program's thread as likely as to the holder:
- * 3x slower beside two CPU-bound programs at P = 2.)  *since is 0 on a
+ * 3x slower beside two CPU-bound programs at P = 2.)  But only for a lock:
+ * a semaphore whose last unit came back from the context that had taken
+ * the one before (the watch bit).  A signal (a unit another activity
+ * gives: a ping-pong, a pipeline's stages, a buffer's slots and items) is
+ * awaited parked: each yield was a kernel switch to the CPU's other
+ * processor thread, spinning or running other stages, before the spinner
+ * looked again, and the contexts that waited parked instead gather on
+ * fewer processors, where a hand-over is a context switch in user space
+ * (2 activities' ping-pong at P = 4 on 2 CPUs: 292 -> 21 ms, as at P = 1;
+ * a 9-stage pipeline at P = 8: 827 -> 124 ms; performance.md,
+ * "Oversubscribed semaphores").  *since is 0 on a
  * parc_P's first call and the spin's start after it: a caller that saw a
  * unit but lost it to another taker spins again on what is left of the
  * same budget.  A context that has spun PARC_SEM_SPINS times since it last
@@ -611,6 +621,9 @@ static int watch_holder(parc_ctx *c, const int *value, const unsigned *watch) {
 int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch, uint64_t *since) {
   if (PARC_SEM_SPIN_NS == 0 || parc_rt.single || parc_rt.sched_random)
     return 0;
+  int oversubscribed = parc_oversubscribed();
+  if (oversubscribed && !(__atomic_load_n(watch, __ATOMIC_RELAXED) & 1))
+    return 0; /* a signal: wait parked */
   parc_ctx *c = p->cur;
   if (c->spins >= PARC_SEM_SPINS)
     return 0;
@@ -619,7 +632,6 @@ int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch, uint64_
     *since = now_ns();
   else if (now_ns() - *since > PARC_SEM_SPIN_NS)
     return 0; /* lost races alone must not keep it spinning past the budget */
-  int oversubscribed = parc_oversubscribed();
   for (unsigned i = 1;; i++) {
     int check = (i & 15) == 0;
     if (__atomic_load_n(value, __ATOMIC_RELAXED) > 0) {
