@@ -503,6 +503,9 @@ typedef struct parc_proc {
    * (give_way), and the count of switches it saw then, plus one. */
   uint64_t gw_since, gw_mark;
   int gw_inbox; /* give_way yielded for a mapped chunk in the inbox: get_work takes it first */
+  /* Counted in parc_hunger_ since start_workers created it, until it first
+   * runs work or enters idle(), which takes the count over (processor.c). */
+  int born_hungry;
 
   /* Owner-only: PARC_SCHED=random generator, PARC_TRACE buffer (trace.c). */
   uint64_t rng;

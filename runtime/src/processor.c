@@ -309,8 +309,24 @@ void parc_procs_start(void) {
   start_workers();
 }
 
-/* Create processors 1..P-1's threads and wait until they run. */
+/* Create processors 1..P-1's threads and wait until they run.
+ *
+ * Each counts as hungry from here on (born_hungry), until it first runs
+ * work or enters idle(), which keeps the count: the construct that started
+ * the runtime, and any spawned before a worker reaches idle(), then
+ * publishes its descriptor at once (descriptor.c, lazy_ok) rather than
+ * keeping it private until a poll answers a help request.  Without it, a
+ * first activity that runs long without a poll (a counted loop over an
+ * array) kept its siblings: the classic two-halves sum, `parblock { for
+ * (i = 0; i < N/2; i++) s1 += a[i]; } : { ...second half... } epar`, as
+ * the program's first construct ran both halves on processor 0 at P = 3
+ * and 4 on 2 CPUs (where the wait below is skipped), and at P = 2 when
+ * the worker lost the race to idle(). */
 static void start_workers(void) {
+  for (int k = 1; k < parc_rt.P; k++) {
+    parc_rt.procs[k].born_hungry = 1;
+    __atomic_fetch_add(&parc_hunger_.n, 1, __ATOMIC_RELAXED);
+  }
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
     /* Joinable (parc_procs_join_at_exit), though they never end otherwise. */
@@ -410,7 +426,7 @@ static void forget_workers(int restart) {
      * by a lost one, otherwise), so a wake-up would block. */
     pthread_mutex_init(&p->idle_mu, NULL);
     pthread_cond_init(&p->idle_cv, NULL);
-    p->sleeping = p->asleep = p->quit = 0;
+    p->sleeping = p->asleep = p->quit = p->born_hungry = 0;
   }
   parc_rt.nsleeping = parc_rt.nasleep = 0;
   parc_hunger_.n = 0; /* the sleepers counted themselves hungry */
@@ -827,7 +843,10 @@ static void idle_wait(parc_proc *p) {
 static void idle(parc_proc *p) {
   if (parc_rt.single)
     parc_deadlock();
-  __atomic_fetch_add(&parc_hunger_.n, 1, __ATOMIC_RELAXED);
+  if (p->born_hungry)
+    p->born_hungry = 0; /* counted since start_workers */
+  else
+    __atomic_fetch_add(&parc_hunger_.n, 1, __ATOMIC_RELAXED);
   help_request();
   idle_wait(p);
   __atomic_fetch_sub(&parc_hunger_.n, 1, __ATOMIC_RELAXED);
@@ -1399,7 +1418,16 @@ void parc_yield_to_pinned(void) {
     give_way(p);
 }
 
+/* A new worker's first work: it is no longer hungry (start_workers). */
+static inline void first_work(parc_proc *p) {
+  if (PARC_UNLIKELY(p->born_hungry)) {
+    p->born_hungry = 0;
+    __atomic_fetch_sub(&parc_hunger_.n, 1, __ATOMIC_RELAXED);
+  }
+}
+
 static void resume(parc_proc *p, parc_ctx *c) {
+  first_work(p);
   PARC_STAT_ADD(p, resumed, 1);
   if (PARC_UNLIKELY(parc_rt.trace))
     parc_trace_switch(p, c);
@@ -1411,6 +1439,7 @@ static void resume(parc_proc *p, parc_ctx *c) {
  * envelope in resume mode (frame.c): it starts with the records rtake, if
  * any, and takes more itself. */
 static void run_job(parc_proc *p, const parc_job *job, parc_susp *rtake) {
+  first_work(p);
   parc_drt *d = job->d;
   uint64_t n = job->hi - job->lo;
   /* MAXI 5.4: if siblings already wait at a barrier, these activities will
