@@ -76,7 +76,7 @@ static uint64_t parent_claim(parc_drt *d, uint64_t *lo) {
   uint64_t c = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED);
   uint64_t rem = count - c;
   if (rem) {
-    n = all ? rem : parc_guided_share(rem);
+    n = all ? rem : parc_share(d, rem);
     /* relaxed store under the lock: every claimer holds it (see "Claim"). */
     __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
     *lo = c;
@@ -141,7 +141,7 @@ uint64_t parc_claim(parc_drt *d, uint64_t *lo) {
   uint64_t rem = count - c;
   if (rem == 0)
     return 0;
-  uint64_t n = parc_kill_active() && parc_victim(d) ? rem : parc_guided_share(rem);
+  uint64_t n = parc_kill_active() && parc_victim(d) ? rem : parc_share(d, rem);
   __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
   *lo = c;
   return n;
@@ -388,7 +388,7 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   uint64_t count = d->count, mine = 0, lo = 0, n;
   parc_batch_init(&b, d, parent, 1, 0, 0);
   c->cur_act = &b;
-  n = parc_rt.single ? count : parc_guided_share(count);
+  n = parc_rt.single ? count : parc_share(d, count);
   if (n < count && lazy_ok(d)) {
     /* Nobody looks for work: one batch of everything, as at P == 1.  d
      * stays private; if a processor turns hungry, parc_publish_chain cuts

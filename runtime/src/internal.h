@@ -568,6 +568,19 @@ static inline uint64_t parc_guided_share(uint64_t rem) {
   return rem <= P ? 1 : rem / P + (rem % P != 0);
 }
 
+/* The share of d's rem >= 1 unclaimed activities that a claimer takes:
+ * guided, except that a parblock's sections are taken one at a time.
+ * They are few, written out one by one and unlike each other, and a share
+ * of several runs them in turn: at P = 2 the parent of a three-section
+ * parblock took a long computation and a consumer, and the consumer could
+ * not start until the computation ended, while its producer, which filled
+ * the buffer and blocked, left its own processor idle. */
+static inline uint64_t parc_share(const parc_drt *d, uint64_t rem) {
+  if (d->site && d->site->kind == PARC_KIND_PARBLOCK)
+    return 1;
+  return parc_guided_share(rem);
+}
+
 /* The processor running the calling thread.  initial-exec TLS: one %fs-relative
  * load, re-done after every call (a context switch may move the caller to
  * another thread, so never cache its address across one). */

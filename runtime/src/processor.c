@@ -1525,7 +1525,7 @@ void parc_publish_chain(parc_proc *p, parc_ctx *c, int blocking) {
      * the first share that an eager spawn claims, ceil(count/P), or what it
      * has started if that is more, and gives back the rest.  Only c runs b,
      * and we run in c. */
-    uint64_t keep = parc_guided_share(d->count);
+    uint64_t keep = parc_share(d, d->count);
     if (keep < b->act.next)
       keep = b->act.next;
     b->act.end = keep;
