@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """test/bench/run.py: build the benchmark suite, run it, print one table, draw the chart.
 
-Every workload W1-W10 exists as serial C, PARC, OpenMP (built twice: gcc with
-libgomp and clang-19 with libomp; not W10, see w10.h), TBB and, for W4/W5/W9/W10,
-pthreads.  This script
+Every workload W1-W11 exists as serial C, PARC, OpenMP (built twice: gcc with
+libgomp and clang-19 with libomp; not W10 and W11, see w10.h and w11.h), TBB (not
+W11) and, for W4/W5/W9/W10/W11, pthreads.  This script
   1. builds them all with the same optimisation and code-placement flags
      (-O2 -fstack-clash-protection, which parcc's driver always adds, plus
      -mbranches-within-32B-boundaries: code placement alone moved a loop by
@@ -160,6 +160,12 @@ def workloads(w6_positions):
         ["100000", "9"], ["10000", "9"],
         clang_too([("serial", "loop", {}), ("parcc", "sem", {})]) +
         [("tbb", "pipeline", {}), ("pthreads", "sem", {})],
+        per_act=True, per_act_all_p=True, ratio=False))
+    # W11: blocking beside unstarted work; no OpenMP or TBB version (w11.h)
+    ws.append(Workload(
+        "W11", "w11", "r rounds of n activities, each waiting for the next one's signal",
+        ["100", "500"], ["100", "50"],
+        clang_too([("serial", "loop", {}), ("parcc", "sem", {})]) + [("pthreads", "sem", {})],
         per_act=True, per_act_all_p=True, ratio=False))
     return ws
 
