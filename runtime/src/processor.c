@@ -606,6 +606,16 @@ static int watch_holder(parc_ctx *c, const int *value, const unsigned *watch) {
   return __atomic_load_n(value, __ATOMIC_RELAXED) > 0;
 }
 
+/* Has p work that it has not started: an activity of c's batches, or a
+ * descriptor, representative or released activity on p's lists?  (Hints:
+ * c's batches are its own; the lists' counts are read without the locks.) */
+static int unstarted_work(parc_proc *p, parc_ctx *c) {
+  for (parc_batch *b = c->cur_act; b; b = b->outer)
+    if (b->act.next < b->act.end)
+      return 1;
+  return hint_get(&p->nwork) || hint_get(&p->nres);
+}
+
 /* parc_P's spin before it blocks (semaphore.c).  Not at P = 1 (nothing
  * else could give the unit back meanwhile), not under PARC_SCHED=random
  * (whose point is to take the blocking paths), and not while a context is
@@ -624,9 +634,15 @@ static int watch_holder(parc_ctx *c, const int *value, const unsigned *watch) {
  * processor thread, spinning or running other stages, before the spinner
  * looked again, and the contexts that waited parked instead gather on
  * fewer processors, where a hand-over is a context switch in user space
- * (2 activities' ping-pong at P = 4 on 2 CPUs: 292 -> 21 ms, as at P = 1;
- * a 9-stage pipeline at P = 8: 827 -> 124 ms; performance.md,
- * "Oversubscribed semaphores").  *since is 0 on a
+ * (2 activities' ping-pong at P = 4 on 2 CPUs: 213 -> 21 ms, as at P = 1;
+ * W10, a 9-stage pipeline, at P = 8: 640 -> 101 ms; performance.md,
+ * "Oversubscribed semaphores").  Nor for a signal while p has work it has
+ * not started (unstarted_work): the spin kept the processor from it, and
+ * a signal may be long in coming.  A parfor of 100 activities, each
+ * waiting for the next one's signal, spun 4 us at each of its 99 parc_P
+ * at P = 2, and took 15 times its P = 1 time; parked, each lets the
+ * processor start the next activity, as at P = 1 (W11; performance.md,
+ * "Signals beside unstarted work").  *since is 0 on a
  * parc_P's first call and the spin's start after it: a caller that saw a
  * unit but lost it to another taker spins again on what is left of the
  * same budget.  A context that has spun PARC_SEM_SPINS times since it last
@@ -638,7 +654,8 @@ int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch, uint64_
   if (PARC_SEM_SPIN_NS == 0 || parc_rt.single || parc_rt.sched_random)
     return 0;
   int oversubscribed = parc_oversubscribed();
-  if (oversubscribed && !(__atomic_load_n(watch, __ATOMIC_RELAXED) & 1))
+  if (!(__atomic_load_n(watch, __ATOMIC_RELAXED) & 1) &&
+      (oversubscribed || unstarted_work(p, p->cur)))
     return 0; /* a signal: wait parked */
   parc_ctx *c = p->cur;
   if (c->spins >= PARC_SEM_SPINS)
