@@ -438,6 +438,8 @@ typedef struct parc_proc {
   parc_ctx *rdy_head, *rdy_tail;
   int nready;                 /* hint (atomic) */
   int nstealable;             /* hint (atomic): unpinned ones */
+  int idle;                   /* hint (atomic): in idle(), looking for work;
+                                 here, where parc_ready has just written */
 
   /* Resumed activities of stackless syncs (frame.c), under ready_lock like
    * the ready contexts they rank with, in two lists (processor.c, "Resume
