@@ -3,9 +3,8 @@
  * semaphores, every thread bound to the first P CPUs the program may use, as
  * PARC's processors are; creation and join are timed, as PARC's activity
  * creation is; see w10.h. */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
+#include "bench_cpus.h"
+
 #include <semaphore.h>
 
 #include "w10.h"
@@ -43,16 +42,7 @@ int main(int argc, char **argv) {
   bench_variant(argc, argv, "sem");
   w10_args(argc, argv, &n_, &s_);
   int threads = bench_threads();
-  /* The first `threads` CPUs of those allowed (all of them if fewer). */
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
-    bench_die("sched_getaffinity failed", NULL);
-  CPU_ZERO(&cpus);
-  for (int c = 0, k = 0; c < CPU_SETSIZE && k < threads; c++)
-    if (CPU_ISSET(c, &allowed)) {
-      CPU_SET(c, &cpus);
-      k++;
-    }
+  bench_first_cpus(threads, &cpus);
   full = (sem_t *)bench_alloc((size_t)s_ * sizeof *full);
   empty = (sem_t *)bench_alloc((size_t)s_ * sizeof *empty);
   slot = (uint64_t *)bench_alloc((size_t)s_ * sizeof *slot);

@@ -2,9 +2,8 @@
  * n threads (256 KiB stacks) bound to the first P CPUs the program may
  * use, thread i waiting on its own sem_t for thread i + 1; creation and
  * join are timed, as PARC's activity creation is; see w11.h. */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
+#include "bench_cpus.h"
+
 #include <semaphore.h>
 
 #include "w11.h"
@@ -27,15 +26,8 @@ int main(int argc, char **argv) {
   long r;
   w11_args(argc, argv, &n_, &r);
   int threads = bench_threads();
-  cpu_set_t allowed, cpus;
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
-    bench_die("sched_getaffinity failed", NULL);
-  CPU_ZERO(&cpus);
-  for (int c = 0, k = 0; c < CPU_SETSIZE && k < threads; c++)
-    if (CPU_ISSET(c, &allowed)) {
-      CPU_SET(c, &cpus);
-      k++;
-    }
+  cpu_set_t cpus;
+  bench_first_cpus(threads, &cpus);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 256 * 1024);
