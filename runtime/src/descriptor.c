@@ -8,18 +8,19 @@
  * every activity with a plain store and runs them in one batch, as at
  * P == 1, and the construct makes no atomic RMW.  When a processor turns
  * hungry later (at a spawn or poll of the parent's context, or before it
- * blocks: parc_publish_chain), the batch keeps ceil(count/P), or what it
+ * blocks: parc_publish_chain), the batch keeps the first share, or what it
  * has started if that is more, gives back the rest and d is published.
- * Otherwise the parent claims its first share ceil(count/P) with a plain
- * store, then pushes d on its processor's list under the list lock (that
- * unlock is the release that publishes every field of d to thieves, who
- * scan under the same lock).  Later claims of a published d are made under
+ * Otherwise the parent claims its first share with a plain store, then
+ * pushes d on its processor's list under the list lock (that unlock is the
+ * release that publishes every field of d to thieves, who scan under the
+ * same lock).  Later claims of a published d are made under
  * the same lock (parent_claim), which also unlinks d with the last share: a
  * published 2-section parblock costs two atomic read-modify-writes.  P == 1:
  * one share of everything, d is never published, no atomic RMW at all.
  *
  * Claim.  d->claimed is the next unclaimed index; a claim advances it by
- * n = ceil((count - c) / P) (guided self-scheduling, MAXI 5.2).  Every
+ * n = ceil((count - c) / P) (guided self-scheduling, MAXI 5.2), or by 1
+ * for a parblock's sections (parc_share, internal.h).  Every
  * claim at P > 1 is made under d->home->lock (thieves and get_work find d on
  * that list under it; the parent takes it in parent_claim), so plain loads
  * and stores suffice; they are relaxed atomics only because the idle

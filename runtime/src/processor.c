@@ -26,7 +26,8 @@
  *
  * The parent is an envelope for its own children.  parc_spawn claims
  * ceil(remaining/P) activities at a time from the descriptor (guided
- * self-scheduling, MAXI 5.2; the first share before publishing the
+ * self-scheduling, MAXI 5.2; a parblock's sections one at a time,
+ * parc_share; the first share before publishing the
  * descriptor to thieves) and runs them inline, on its own stack,
  * inside a setjmp-protected batch, until nothing is left to claim.  Only
  * activities an idle processor actually took run elsewhere (the lazy-help of
@@ -61,7 +62,7 @@
  *      (take_own); then the released activities that a context took and
  *      gave back because it blocked before running them;
  *   4. steal: the OLDEST descriptor with unclaimed activities of another
- *      processor (breadth first, MAXI 4.1), claiming ceil(remaining/P);
+ *      processor (breadth first, MAXI 4.1), claiming a share (parc_share);
  *      failing that, half of another processor's oldest rep;
  *   5. steal half of another processor's resume list, or a ready context
  *      of another processor unless it is pinned (the root context stays
@@ -323,12 +324,10 @@ void parc_procs_start(void) {
  * and 4 on 2 CPUs (where the wait below is skipped), and at P = 2 when
  * the worker lost the race to idle(). */
 static void start_workers(void) {
-  for (int k = 1; k < parc_rt.P; k++) {
-    parc_rt.procs[k].born_hungry = 1;
-    __atomic_fetch_add(&parc_hunger_.n, 1, __ATOMIC_RELAXED);
-  }
+  __atomic_fetch_add(&parc_hunger_.n, parc_rt.P - 1, __ATOMIC_RELAXED);
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
+    p->born_hungry = 1; /* before its thread exists: it reads this */
     /* Joinable (parc_procs_join_at_exit), though they never end otherwise. */
     pthread_attr_t a;
     pthread_attr_init(&a);
@@ -1550,7 +1549,7 @@ void parc_publish_chain(parc_proc *p, parc_ctx *c, int blocking) {
     d->priv = 0;
     left--;
     /* b, the parent's batch of d, holds all of d (spawn_body).  It keeps
-     * the first share that an eager spawn claims, ceil(count/P), or what it
+     * the first share that an eager spawn claims (parc_share), or what it
      * has started if that is more, and gives back the rest.  Only c runs b,
      * and we run in c. */
     uint64_t keep = parc_share(d, d->count);
@@ -1787,7 +1786,7 @@ static parc_drt *deeper_desc(parc_proc *p, parc_drt *a) {
  * descriptor nested in the head rep's construct still has unclaimed
  * activities: a barrier may wait for those, and the rep would start new
  * activities around them (at P > 1 a construct's first claim takes only
- * ceil(count/P), so an inner construct whose activity blocked keeps part of
+ * a share (parc_share), so an inner construct whose activity blocked keeps part of
  * its activities on the list).  Then the newest own descriptor with
  * unclaimed activities. */
 static int take_local(parc_proc *p, parc_job *job) {
