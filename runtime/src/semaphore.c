@@ -77,15 +77,47 @@ typedef struct parc_sem_rt {
  * array, a malloc'd struct), and the program crashed at P = 1 and spun for
  * ever on the "lock" at P = 4, without a word.  They stop it with a message
  * instead.  All zero bytes pass: a static semaphore that was never
- * initialised is one of value 0, as it always was.  Not a proof (garbage
- * whose magic word happens to be 0 or the magic goes through), but one
- * compare per call. */
+ * initialised is one of value 0, as it always was.  The first parc_P or
+ * parc_V on such a one adopts it (adopt_zero), under its lock, after
+ * checking that every field is still zero; so garbage whose magic word
+ * happens to be 0 (stack residue: a tester's uninitialised local
+ * semaphore crashed in sem_P_slow in half of its runs, through a queue
+ * pointer read from the leftovers) is stopped too, unless it is all zero
+ * where a semaphore has fields.  Not a proof (garbage whose magic word is
+ * the magic goes through), but one compare per call. */
 #define PARC_SEM_MAGIC 0x5e3a4f0bu
 
-static inline void check_init(parc_sem_rt *r, const char *op, const parc_wait_site *site) {
-  unsigned m = r->magic;
-  if (PARC_UNLIKELY(m != PARC_SEM_MAGIC && m != 0))
+static __attribute__((noinline, cold)) void adopt_zero(parc_sem_rt *r, const char *op,
+                                                       const parc_wait_site *site) {
+  /* A lock word other than 0 or 1 is no lock's: garbage, which the lock
+   * below would spin on for ever. */
+  int held = __atomic_load_n(&r->lock.v, __ATOMIC_RELAXED);
+  if (held != 0 && held != 1)
     parc_fatal_uninit_sem(op, r, site);
+  /* Nothing but an adoption touches the fields of a semaphore whose magic
+   * is 0, and adoptions take the lock: under it, the first finds them as
+   * they were, the others find the magic. */
+  parc_spin_lock(&r->lock);
+  if (__atomic_load_n(&r->magic, __ATOMIC_RELAXED) == 0) {
+    if (__atomic_load_n(&r->value, __ATOMIC_RELAXED) != 0 || r->watch != 0 || r->head || r->tail ||
+        r->nwoken) {
+      parc_spin_unlock(&r->lock);
+      parc_fatal_uninit_sem(op, r, site);
+    }
+    __atomic_store_n(&r->magic, PARC_SEM_MAGIC, __ATOMIC_RELAXED);
+  }
+  parc_spin_unlock(&r->lock);
+}
+
+static inline void check_init(parc_sem_rt *r, const char *op, const parc_wait_site *site) {
+  /* Atomic only because an adoption may write it meanwhile; relaxed, since
+   * whoever then reads the fields takes the lock first. */
+  unsigned m = __atomic_load_n(&r->magic, __ATOMIC_RELAXED);
+  if (PARC_UNLIKELY(m != PARC_SEM_MAGIC)) {
+    if (m != 0)
+      parc_fatal_uninit_sem(op, r, site);
+    adopt_zero(r, op, site);
+  }
 }
 
 _Static_assert(sizeof(parc_sem_rt) <= sizeof(parc_sem_t), "parc_sem_rt must fit in parc_sem_t");
