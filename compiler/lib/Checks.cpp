@@ -173,8 +173,8 @@ void checkVaStarts(Session &S) {
 /// systems: valid C, so a warning, but almost surely meant as the barrier.
 void checkSyncCalls(Session &S) {
   for (const CallExpr *CE : S.M.SyncCalls) {
-    S.report(CE->getBeginLoc(), DiagnosticsEngine::Warning,
-             "'sync()' calls the C library function 'sync', which is not a barrier");
+    S.warn(CE->getBeginLoc(), OwnWarning::SyncCall,
+           "'sync()' calls the C library function 'sync', which is not a barrier");
     S.note(CE->getBeginLoc(), "the barrier of a 'parfor' or 'parblock' is the statement "
                               "'sync;', without parentheses; write '(sync)()' to call the "
                               "function");
@@ -225,8 +225,8 @@ void checkConstructs(Session &S) {
     // of `;` or `{}` is written on purpose.
     if (!C.Acts.empty() && C.Acts[0]->Body && C.Acts[0]->Body->body_empty() &&
         C.Bounds[2] && !C.Bounds[2]->getBeginLoc().isMacroID()) {
-      S.report(C.Bounds[2]->getBeginLoc(), DiagnosticsEngine::Warning,
-               "'%0' has no body: nothing runs for each value of '%1'")
+      S.warn(C.Bounds[2]->getBeginLoc(), OwnWarning::EmptyBody,
+             "'%0' has no body: nothing runs for each value of '%1'")
           << Kw << C.Index->getName();
       S.note(C.Bounds[2]->getBeginLoc(), "the header is 'TYPE VAR; FROM; TO; STEP;' and the "
                                          "body follows it: is STEP missing? (write ';' as "
@@ -325,9 +325,9 @@ void checkConstructs(Session &S) {
                 llvm::APFloat::opInvalidOp) {
           // Out of the type's range: the conversion is undefined (gcc
           // makes 1e30 INT_MAX, two billion activities).
-          S.report(BL, DiagnosticsEngine::Warning,
-                   "%0 of '%1' is outside the range of index '%2' of type %3: the conversion "
-                   "is undefined")
+          S.warn(BL, OwnWarning::IndexConversion,
+                 "%0 of '%1' is outside the range of index '%2' of type %3: the conversion "
+                 "is undefined")
               << Part[I] << Kw << C.Index->getName() << T;
           continue;
         }
@@ -344,29 +344,29 @@ void checkConstructs(Session &S) {
         // FROM and TO are converted to the index type as well: 300 for an
         // unsigned char index ends the range at 44.
         if (Changed)
-          S.report(BL, DiagnosticsEngine::Warning,
-                   "%0 of '%1' is converted to %2 for index '%3' of type %4")
+          S.warn(BL, OwnWarning::IndexConversion,
+                 "%0 of '%1' is converted to %2 for index '%3' of type %4")
               << Part[I] << Kw << ConvText << C.Index->getName() << T;
         continue;
       }
       if (Zero) {
-        S.report(BL, DiagnosticsEngine::Warning, "STEP of '%0' is zero: the program will stop "
-                                                 "with an error when it runs")
+        S.warn(BL, OwnWarning::ZeroStep,
+               "STEP of '%0' is zero: the program will stop with an error when it runs")
             << Kw;
       } else if (Conv.isZero()) {
-        S.report(BL, DiagnosticsEngine::Warning,
-                 "STEP of '%0' is converted to 0 for index '%1' of type %2: the program will "
-                 "stop with an error when it runs")
+        S.warn(BL, OwnWarning::ZeroStep,
+               "STEP of '%0' is converted to 0 for index '%1' of type %2: the program will "
+               "stop with an error when it runs")
             << Kw << C.Index->getName() << T;
       } else if (Negative && Unsigned && !T->isBooleanType()) {
-        S.report(BL, DiagnosticsEngine::Warning,
-                 "negative STEP of '%0' with unsigned index '%1' is converted to %2 and "
-                 "counts up")
+        S.warn(BL, OwnWarning::IndexConversion,
+               "negative STEP of '%0' with unsigned index '%1' is converted to %2 and "
+               "counts up")
             << Kw << C.Index->getName() << ConvText;
         S.note(C.Index->getLocation(), "a signed index type counts down with a negative STEP");
       } else if (!Negative && Conv.isNegative()) {
-        S.report(BL, DiagnosticsEngine::Warning,
-                 "STEP of '%0' is converted to %1 for index '%2' of type %3 and counts down")
+        S.warn(BL, OwnWarning::IndexConversion,
+               "STEP of '%0' is converted to %1 for index '%2' of type %3 and counts down")
             << Kw << ConvText << C.Index->getName() << T;
       }
     }
@@ -901,22 +901,22 @@ void checkPastEnd(Session &S, const Construct &C) {
   StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Core->getSourceRange()),
                                         S.SM, S.Ctx.getLangOpts());
   if (Size && !Down)
-    S.report(BL, DiagnosticsEngine::Warning,
-             "TO of '%0' is inclusive: index '%1' reaches %2, one past the end of %3 "
-             "(%2 elements)")
+    S.warn(BL, OwnWarning::InclusiveTo,
+           "TO of '%0' is inclusive: index '%1' reaches %2, one past the end of %3 "
+           "(%2 elements)")
         << spellingOf(C.Kind) << C.Index->getName() << std::to_string(Size) << Name;
   else if (!Down)
-    S.report(BL, DiagnosticsEngine::Warning,
-             "TO of '%0' is inclusive: index '%1' reaches the size of %2, one past its end")
+    S.warn(BL, OwnWarning::InclusiveTo,
+           "TO of '%0' is inclusive: index '%1' reaches the size of %2, one past its end")
         << spellingOf(C.Kind) << C.Index->getName() << Name;
   else if (Size)
-    S.report(BL, DiagnosticsEngine::Warning,
-             "FROM of '%0' is the first value of index '%1': %2 is one past the end of %3 "
-             "(%2 elements)")
+    S.warn(BL, OwnWarning::InclusiveTo,
+           "FROM of '%0' is the first value of index '%1': %2 is one past the end of %3 "
+           "(%2 elements)")
         << spellingOf(C.Kind) << C.Index->getName() << std::to_string(Size) << Name;
   else
-    S.report(BL, DiagnosticsEngine::Warning,
-             "FROM of '%0' is the first value of index '%1': the size of %2 is one past its end")
+    S.warn(BL, OwnWarning::InclusiveTo,
+           "FROM of '%0' is the first value of index '%1': the size of %2 is one past its end")
         << spellingOf(C.Kind) << C.Index->getName() << Name;
   S.note(Found->getBeginLoc(), "%0 is indexed with '%1' here")
       << Name << C.Index->getName();
@@ -1356,8 +1356,8 @@ public:
           llvm::any_of(R.second, [&](const DeclRefExpr *E) { return !WaitRefs.count(E); }))
         continue;
       SourceLocation L = FirstWait[V]->getBeginLoc();
-      S.report(L, DiagnosticsEngine::Warning,
-               "semaphore '%0' is used, but never initialised with 'parc_sem_init'")
+      S.warn(L, OwnWarning::UninitializedSemaphore,
+             "semaphore '%0' is used, but never initialised with 'parc_sem_init'")
           << V->getName();
       S.note(V->getLocation(), "give it a value with 'parc_sem_init(&%0, N)' before its first "
                                "'parc_P' or 'parc_V'")

@@ -253,6 +253,7 @@ const char *const Usage =
     "                     Preprocessor options, as for cc\n"
     "  -std=<std>         C language standard (default gnu17)\n"
     "  -W<warning> -w     Warnings, reported by parcc at the user's lines\n"
+    "                     (parcc's own: -Wparc-<name>, -Wno-parc-<name>)\n"
     "  -O<level> -g       Optimisation and debug information (back end)\n"
     "  -l<lib> -L<dir>    Libraries for the link\n"
     "  -MD -MMD -MF <f> -MT <t> -MQ <t> -MP\n"
@@ -1125,7 +1126,7 @@ bool Job::checkWarningOptions() {
     // Known: the back end takes it without a message (clang as the back
     // end warns about an unknown one and succeeds).
     uint64_t Size = 1;
-    if (R.run({"-fsyntax-only", U.Flag, "-x", "c", File}, /*Own=*/true, {}, Err) &&
+    if (!U.Own && R.run({"-fsyntax-only", U.Flag, "-x", "c", File}, /*Own=*/true, {}, Err) &&
         !sys::fs::file_size(Err, Size) && Size == 0)
       continue;
     errs() << "parcc: " << (U.Error ? "error: " : "warning: ") << U.Message

@@ -17,6 +17,7 @@
 #include "parcc/Analysis.h"
 #include "parcc/Checks.h"
 #include "parcc/Lowering.h"
+#include "parcc/Warnings.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticFrontend.h"
@@ -120,7 +121,11 @@ std::shared_ptr<CompilerInvocation> makeInvocation(const std::string &Path,
     Args.push_back(W);
   // Before the user's -D and -U, which may change it.
   Args.push_back("-D__PARCC__=1");
-  Args.insert(Args.end(), O.ClangArgs.begin(), O.ClangArgs.end());
+  // parcc's own warnings' options are parcc's (Warnings.h): Clang would
+  // call them unknown under -Weverything.
+  for (const std::string &A : O.ClangArgs)
+    if (!isOwnWarningOption(A))
+      Args.push_back(A);
   reraiseLenient(O.ClangArgs, Args);
   Args.push_back("-isystem");
   Args.push_back(O.RuntimeIncludeDir);
@@ -393,20 +398,7 @@ struct Directive {
 /// before a ':' (map(tofrom: x), reduction(max: m)), and called names.
 Directive readDirective(const SourceManager &SM, const LangOptions &LO, SourceLocation Hash) {
   Directive D;
-  FileID File = SM.getFileID(Hash);
-  bool Invalid = false;
-  StringRef Buf = SM.getBufferData(File, &Invalid);
-  if (Invalid)
-    return D;
-  Lexer Lx(SM.getLocForStartOfFile(File), LO, Buf.begin(),
-           Buf.begin() + SM.getFileOffset(Hash), Buf.end());
-  std::vector<Token> Line;
-  Token T;
-  for (Lx.LexFromRawLexer(T); T.isNot(tok::eof); Lx.LexFromRawLexer(T)) {
-    if (!Line.empty() && T.isAtStartOfLine())
-      break;
-    Line.push_back(T);
-  }
+  std::vector<Token> Line = rawDirectiveTokens(SM, LO, Hash);
   auto Word = [&](size_t I) {
     return I < Line.size() && Line[I].is(tok::raw_identifier) ? Line[I].getRawIdentifier()
                                                                : StringRef();
@@ -488,6 +480,45 @@ private:
   MacroUses &Out;
 };
 
+/// The `#pragma clang diagnostic` and `#pragma GCC diagnostic` lines that
+/// the preprocessor meets (not those an #if skips), for parcc's own
+/// warnings (Warnings.h): push, pop, and those that name one of them.  A
+/// "-Wparc..." name that is none of them gets Clang's "unknown warning
+/// group" warning, which the engine would not give (parcc's front end
+/// runs with -Wno-unknown-warning-option, for gcc's names).
+class DiagnosticPragmaRecorder : public PPCallbacks {
+public:
+  DiagnosticPragmaRecorder(CompilerInstance &CI, OwnWarnings &Out) : CI(CI), Out(Out) {}
+  void PragmaDirective(SourceLocation Loc, PragmaIntroducerKind Kind) override {
+    if (Kind != PIK_HashPragma || !Loc.isFileID())
+      return;
+    DiagnosticPragma P;
+    std::string Unknown;
+    SourceLocation UnknownLoc;
+    if (readDiagnosticPragma(CI.getSourceManager(), CI.getLangOpts(), Loc, P, Unknown,
+                             UnknownLoc)) {
+      Out.Pragmas.push_back(P);
+      return;
+    }
+    if (Unknown.empty())
+      return;
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    DiagnosticsEngine::Level Lv = Out.CommandLine.unknownGroupLevel(D.getIgnoreAllWarnings());
+    if (Lv == DiagnosticsEngine::Ignored)
+      return;
+    std::string Text = "unknown warning group '-W%0', ignored; did you mean '-W%1'? [";
+    Text += Lv == DiagnosticsEngine::Error ? "-Werror," : "";
+    Text += "-Wunknown-warning-option]";
+    D.Report(UnknownLoc,
+             D.getDiagnosticIDs()->getCustomDiagID(static_cast<DiagnosticIDs::Level>(Lv), Text))
+        << Unknown << nearestOwnWarning(Unknown);
+  }
+
+private:
+  CompilerInstance &CI;
+  OwnWarnings &Out;
+};
+
 /// Forwards the user's #include, #embed, #if and #elif to BackEndFeatures.
 class FeatureRecorder : public PPCallbacks {
 public:
@@ -534,6 +565,8 @@ struct TranslateState {
   MacroUses Macros;
   std::unique_ptr<BackEndFeatures> Features;
   bool Ok = false;
+  /// parcc's own warnings: the command line's options, then the pragmas.
+  OwnWarnings Warnings = {};
 };
 
 /// `#define int long long`, `#define struct union` in force at a construct:
@@ -583,9 +616,7 @@ public:
     if (Diags.hasErrorOccurred())
       return;
     Session S(Ctx, Diags, St.TP, St.Orig, St.FileName, St.Lower);
-    for (const std::string &W : CI.getDiagnosticOpts().Warnings)
-      if (W == "everything" || W == "no-everything")
-        S.NoOwnWarnings = W == "no-everything";
+    S.Warnings = St.Warnings;
     S.MacroLines = St.MacroLines;
     S.Macros = std::move(St.Macros);
     if (!analyze(S) || !runChecks(S))
@@ -629,6 +660,7 @@ protected:
     St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager(), St.TP.PreludeBegin,
                                                     St.TP.PreludeEnd);
     PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, PP));
+    PP.addPPCallbacks(std::make_unique<DiagnosticPragmaRecorder>(CI, St.Warnings));
     watchTokens(PP, St.Macros, *St.Features);
     return true;
   }
@@ -852,6 +884,9 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   CI.getDiagnostics().setSeverity(diag::ext_warn_duplicate_declspec, diag::Severity::Error,
                                   SourceLocation());
   TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC, Opts.BackEnd, {}, {}, nullptr, false};
+  for (StringRef A : Opts.ClangArgs)
+    if (A.consume_front("-W"))
+      St.Warnings.CommandLine.applyOption(A);
   ParccAction Act(St);
   bool Ran = CI.ExecuteAction(Act);
   return Ran && St.Ok && !CI.getDiagnostics().hasErrorOccurred() && Printer.getNumErrors() == 0;
@@ -895,18 +930,37 @@ bool preprocessFile(const std::string &InputPath, const FrontendOptions &Opts,
 
 std::vector<UnknownWarningOption> unknownWarningOptions(const std::vector<std::string> &Args) {
   IntrusiveRefCntPtr<DiagnosticOptions> Opts(new DiagnosticOptions);
+  OwnWarningState Own;
+  std::vector<StringRef> OwnOptions;
   for (const std::string &A : Args) {
     StringRef S(A);
     if (S == "-w")
       Opts->IgnoreWarnings = true;
+    else if (isOwnWarningOption(S))
+      OwnOptions.push_back(S);
     else if (S.starts_with("-W") && !S.starts_with("-Wp,"))
       Opts->Warnings.push_back(S.drop_front(2).str());
+    if (S.starts_with("-W"))
+      Own.applyOption(S.drop_front(2));
   }
-  if (Opts->Warnings.empty())
-    return {};
   UnknownWarningCollector Collect;
-  DiagnosticsEngine Diags(new DiagnosticIDs, Opts, &Collect, /*ShouldOwnClient=*/false);
-  ProcessWarningOptions(Diags, *Opts, /*ReportDiags=*/true);
+  if (!Opts->Warnings.empty()) {
+    DiagnosticsEngine Diags(new DiagnosticIDs, Opts, &Collect, /*ShouldOwnClient=*/false);
+    ProcessWarningOptions(Diags, *Opts, /*ReportDiags=*/true);
+  }
+  // parcc's names, as Clang judges its own: -Wno-NAME too, since no gcc
+  // option starts with parc.
+  DiagnosticsEngine::Level Lv = Own.unknownGroupLevel(Opts->IgnoreWarnings);
+  for (StringRef S : OwnOptions) {
+    StringRef Group = ownWarningGroupOf(S.drop_front(2));
+    if (ownWarningMask(Group) || Lv == DiagnosticsEngine::Ignored)
+      continue;
+    StringRef Prefix = S.drop_back(Group.size());
+    std::string Message = ("unknown warning option '" + S + "'; did you mean '" + Prefix +
+                           nearestOwnWarning(Group) + "'?")
+                              .str();
+    Collect.Found.push_back({S.str(), Message, Lv == DiagnosticsEngine::Error, true});
+  }
   return Collect.Found;
 }
 

@@ -140,6 +140,17 @@ std::string Session::lineDirective(unsigned Line) const {
   return "#line " + std::to_string(PLine) + " \"" + File + "\"\n";
 }
 
+DiagnosticBuilder Session::warn(SourceLocation L, OwnWarning W, StringRef Fmt) {
+  DiagnosticsEngine::Level Lv = Warnings.level(W, L, SM, Diags.getIgnoreAllWarnings());
+  std::string Text = Fmt.str();
+  if (Lv != DiagnosticsEngine::Ignored)
+    Text += (Twine(" [") + (Lv == DiagnosticsEngine::Error ? "-Werror," : "") + "-W" +
+             ownWarningName(W) + "]")
+                .str();
+  return Diags.Report(
+      L, Diags.getDiagnosticIDs()->getCustomDiagID(static_cast<DiagnosticIDs::Level>(Lv), Text));
+}
+
 std::string Session::printType(QualType T, StringRef Name) const {
   PrintingPolicy P(Ctx.getLangOpts());
   P.SuppressTagKeyword = false;

@@ -57,6 +57,9 @@ struct UnknownWarningOption {
   std::string Flag;
   std::string Message;
   bool Error;
+  /// A misspelt name of parcc's own warnings (-Wparc-zero-stp): no back
+  /// end knows it either.
+  bool Own = false;
 };
 
 /// The -W options among Args (the user's options for Clang, in order) that

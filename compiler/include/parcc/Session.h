@@ -6,6 +6,7 @@
 #include "parcc/EditList.h"
 #include "parcc/Model.h"
 #include "parcc/TokenPass.h"
+#include "parcc/Warnings.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/Diagnostic.h"
@@ -98,9 +99,9 @@ struct Session {
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;
   clang::DiagnosticsEngine &Diags;
-  /// -Wno-everything (not undone by a later -Weverything): the engine
-  /// ignores every built-in warning, and parcc's own go with them.
-  bool NoOwnWarnings = false;
+  /// What the command line and the file's diagnostic pragmas make of
+  /// parcc's own warnings (Warnings.h).
+  OwnWarnings Warnings;
   const TokenPassResult &TP;
   OriginalSource &Orig;
   /// The file name as given to parcc: for #line, sites and messages.
@@ -159,20 +160,16 @@ struct Session {
   std::string lineDirective(unsigned Line) const;
 
   /// Diagnostics in Clang's voice through the parse's engine (the printer
-  /// maps them to the user's columns).
+  /// maps them to the user's columns): errors and notes.
   template <unsigned N>
   clang::DiagnosticBuilder report(clang::SourceLocation L, clang::DiagnosticsEngine::Level Lv,
                                   const char (&Fmt)[N]) {
-    // parcc's own warnings follow -w and -Werror like Clang's (the engine
-    // maps only built-in warnings; the notes of an ignored one go with it).
-    if (Lv == clang::DiagnosticsEngine::Warning) {
-      if (Diags.getIgnoreAllWarnings() || NoOwnWarnings)
-        Lv = clang::DiagnosticsEngine::Ignored;
-      else if (Diags.getWarningsAsErrors())
-        Lv = clang::DiagnosticsEngine::Error;
-    }
     return Diags.Report(L, Diags.getCustomDiagID(Lv, Fmt));
   }
+  /// One of parcc's own warnings, at the level that the options and the
+  /// pragmas before L give it (an ignored one takes its notes with it),
+  /// with its option as Clang writes it: "... [-Wparc-zero-step]".
+  clang::DiagnosticBuilder warn(clang::SourceLocation L, OwnWarning W, llvm::StringRef Fmt);
   template <unsigned N>
   clang::DiagnosticBuilder error(clang::SourceLocation L, const char (&Fmt)[N]) {
     return report(L, clang::DiagnosticsEngine::Error, Fmt);

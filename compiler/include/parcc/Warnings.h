@@ -1,0 +1,123 @@
+//===- Warnings.h - parcc's own warnings and their -W names -----*- C++ -*-===//
+//
+// Clang 19's custom diagnostics belong to no warning group, so parcc's own
+// warnings (Checks.cpp) get their names here.  Each prints with its option
+// as Clang's warnings do (`[-Wparc-inclusive-to]`, `[-Werror,-Wparc-...]`),
+// and the options that name it, or the group -Wparc that holds them all,
+// act on it as Clang's act on its own: -Wno-NAME, -WNAME, -Werror=NAME,
+// -Wno-error=NAME on the command line, in order, with -Werror, -w,
+// -Weverything and -Wno-everything; and `#pragma clang diagnostic` (or
+// `GCC diagnostic`) ignored / warning / error / push / pop in the file, from
+// the pragma on.  None of them reaches Clang's engine, which would call
+// the names unknown, nor the back end, which compiles with -w.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PARCC_WARNINGS_H
+#define PARCC_WARNINGS_H
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Lex/Token.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class SourceManager;
+}
+
+namespace parcc {
+
+/// parcc's warnings, one per -W name.  All are on by default.
+enum class OwnWarning : unsigned {
+  SyncCall,               ///< parc-sync-call: `sync()` is the C library's
+  EmptyBody,              ///< parc-empty-body: a parfor header with no body
+  IndexConversion,        ///< parc-index-conversion: FROM/TO/STEP changed by the index type
+  ZeroStep,               ///< parc-zero-step: a constant STEP that is or becomes zero
+  InclusiveTo,            ///< parc-inclusive-to: TO one past the end of an array
+  UninitializedSemaphore, ///< parc-uninitialized-semaphore
+};
+constexpr unsigned NumOwnWarnings = 6;
+
+/// The option's name without -W ("parc-inclusive-to").
+llvm::StringRef ownWarningName(OwnWarning W);
+
+/// The warnings a group name (without -W) stands for, as a mask of
+/// 1 << OwnWarning: all for "parc", one for its own name, 0 for a name
+/// that is not parcc's.
+unsigned ownWarningMask(llvm::StringRef Group);
+
+/// -W<Opt>, Opt without the -W, about parcc's warnings: the group it names
+/// after no-, error= or no-error=, when that starts with "parc" (known or
+/// not); empty otherwise.
+llvm::StringRef ownWarningGroupOf(llvm::StringRef Opt);
+
+/// A command-line argument about parcc's warnings: -W<Opt> with an Opt
+/// that ownWarningGroupOf takes (-Wparc-zero-step, -Wno-error=parc, and a
+/// misspelt -Wparc-zero-stp too).
+bool isOwnWarningOption(llvm::StringRef Arg);
+
+/// For a group that starts with "parc" but is none of parcc's: the nearest
+/// name, for "did you mean".
+llvm::StringRef nearestOwnWarning(llvm::StringRef Group);
+
+/// What each warning is at one point of the file: off, a warning, an error.
+class OwnWarningState {
+public:
+  /// -W<Opt> (without -W), applied in command-line order.  Acts on
+  /// parcc's groups, and on error, no-error, everything and no-everything.
+  void applyOption(llvm::StringRef Opt);
+  /// `#pragma ... diagnostic <Sev> "-W<Group>"` for one of parcc's groups.
+  void applyPragma(unsigned Mask, clang::diag::Severity Sev);
+  /// Ignored, Warning or Error, under -w when IgnoreAll.
+  clang::DiagnosticsEngine::Level level(OwnWarning W, bool IgnoreAll) const;
+  /// The level of "unknown warning group" for a pragma's "-Wparc..." name
+  /// that is none of parcc's (-Wunknown-warning-option, on by default).
+  clang::DiagnosticsEngine::Level unknownGroupLevel(bool IgnoreAll) const;
+
+private:
+  struct One {
+    bool Enabled = true;
+    /// -Werror=NAME (1), -Wno-error=NAME (0), neither (-1): -Werror decides.
+    signed char AsError = -1;
+  };
+  One Each[NumOwnWarnings];
+  bool WarningsAsErrors = false;
+  bool UnknownGroups = true;
+};
+
+/// A `#pragma clang diagnostic` or `#pragma GCC diagnostic` line: push,
+/// pop, or a severity for one of parcc's groups.
+struct DiagnosticPragma {
+  enum KindTy { Push, Pop, Set } Kind;
+  clang::SourceLocation Loc;
+  unsigned Mask = 0;
+  clang::diag::Severity Sev = clang::diag::Severity::Warning;
+};
+
+/// The tokens of the directive line whose `#` is at Hash, read raw.
+std::vector<clang::Token> rawDirectiveTokens(const clang::SourceManager &SM,
+                                             const clang::LangOptions &LO,
+                                             clang::SourceLocation Hash);
+
+/// The pragma of the line whose `#` is at Hash, if it is one of those
+/// DiagnosticPragma records; Unknown gets the group of a "-Wparc..." name
+/// that is not parcc's, with the location of its string.
+bool readDiagnosticPragma(const clang::SourceManager &SM, const clang::LangOptions &LO,
+                          clang::SourceLocation Hash, DiagnosticPragma &Out,
+                          std::string &Unknown, clang::SourceLocation &UnknownLoc);
+
+/// The command line's state, then the file's pragmas before a location.
+class OwnWarnings {
+public:
+  OwnWarningState CommandLine;
+  /// In the order the preprocessor met them.
+  std::vector<DiagnosticPragma> Pragmas;
+  clang::DiagnosticsEngine::Level level(OwnWarning W, clang::SourceLocation L,
+                                        const clang::SourceManager &SM, bool IgnoreAll) const;
+};
+
+} // namespace parcc
+
+#endif

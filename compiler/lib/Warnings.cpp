@@ -1,0 +1,225 @@
+//===- Warnings.cpp - parcc's own warnings and their -W names -------------===//
+#include "parcc/Warnings.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace parcc {
+
+namespace {
+
+const char *const Names[NumOwnWarnings] = {
+    "parc-sync-call", "parc-empty-body",   "parc-index-conversion",
+    "parc-zero-step", "parc-inclusive-to", "parc-uninitialized-semaphore",
+};
+
+constexpr unsigned AllMask = (1u << NumOwnWarnings) - 1;
+
+} // namespace
+
+StringRef ownWarningName(OwnWarning W) { return Names[static_cast<unsigned>(W)]; }
+
+unsigned ownWarningMask(StringRef Group) {
+  if (Group == "parc")
+    return AllMask;
+  for (unsigned I = 0; I < NumOwnWarnings; ++I)
+    if (Group == Names[I])
+      return 1u << I;
+  return 0;
+}
+
+StringRef ownWarningGroupOf(StringRef Opt) {
+  StringRef G = Opt;
+  if (!G.consume_front("no-error="))
+    if (!G.consume_front("error="))
+      G.consume_front("no-");
+  return G.starts_with("parc") ? G : StringRef();
+}
+
+bool isOwnWarningOption(StringRef Arg) {
+  return Arg.consume_front("-W") && !ownWarningGroupOf(Arg).empty();
+}
+
+StringRef nearestOwnWarning(StringRef Group) {
+  StringRef Best = "parc";
+  unsigned BestDistance = Group.edit_distance(Best);
+  for (const char *N : Names)
+    if (unsigned D = Group.edit_distance(N); D < BestDistance) {
+      Best = N;
+      BestDistance = D;
+    }
+  return Best;
+}
+
+void OwnWarningState::applyOption(StringRef Opt) {
+  if (Opt == "error" || Opt == "no-error") {
+    WarningsAsErrors = Opt == "error";
+    return;
+  }
+  if (Opt == "everything" || Opt == "no-everything") {
+    for (One &O : Each)
+      O.Enabled = Opt == "everything";
+    UnknownGroups = Opt == "everything";
+    return;
+  }
+  if (Opt == "unknown-warning-option" || Opt == "no-unknown-warning-option") {
+    UnknownGroups = Opt == "unknown-warning-option";
+    return;
+  }
+  StringRef G = Opt;
+  enum { Enable, Disable, Error, NoError } Act = Enable;
+  if (G.consume_front("no-error="))
+    Act = NoError;
+  else if (G.consume_front("error="))
+    Act = Error;
+  else if (G.consume_front("no-"))
+    Act = Disable;
+  unsigned Mask = ownWarningMask(G);
+  for (unsigned I = 0; I < NumOwnWarnings; ++I) {
+    if (!(Mask & (1u << I)))
+      continue;
+    switch (Act) {
+    case Enable:
+      Each[I].Enabled = true;
+      break;
+    case Disable:
+      Each[I].Enabled = false;
+      break;
+    case Error:
+      Each[I].Enabled = true;
+      Each[I].AsError = 1;
+      break;
+    case NoError:
+      Each[I].AsError = 0;
+      break;
+    }
+  }
+}
+
+void OwnWarningState::applyPragma(unsigned Mask, diag::Severity Sev) {
+  for (unsigned I = 0; I < NumOwnWarnings; ++I) {
+    if (!(Mask & (1u << I)))
+      continue;
+    // As Clang maps its own: `warning` turns a warning on but leaves an
+    // error one (-Werror=NAME, or an earlier `error`) an error.
+    Each[I].Enabled = Sev != diag::Severity::Ignored;
+    if (Sev == diag::Severity::Error || Sev == diag::Severity::Fatal)
+      Each[I].AsError = 1;
+  }
+}
+
+DiagnosticsEngine::Level OwnWarningState::level(OwnWarning W, bool IgnoreAll) const {
+  const One &O = Each[static_cast<unsigned>(W)];
+  if (IgnoreAll || !O.Enabled)
+    return DiagnosticsEngine::Ignored;
+  bool AsError = O.AsError < 0 ? WarningsAsErrors : O.AsError > 0;
+  return AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning;
+}
+
+DiagnosticsEngine::Level OwnWarningState::unknownGroupLevel(bool IgnoreAll) const {
+  if (IgnoreAll || !UnknownGroups)
+    return DiagnosticsEngine::Ignored;
+  return WarningsAsErrors ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning;
+}
+
+std::vector<Token> rawDirectiveTokens(const SourceManager &SM, const LangOptions &LO,
+                                      SourceLocation Hash) {
+  std::vector<Token> Line;
+  FileID File = SM.getFileID(Hash);
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(File, &Invalid);
+  if (Invalid)
+    return Line;
+  Lexer Lx(SM.getLocForStartOfFile(File), LO, Buf.begin(),
+           Buf.begin() + SM.getFileOffset(Hash), Buf.end());
+  Token T;
+  for (Lx.LexFromRawLexer(T); T.isNot(tok::eof); Lx.LexFromRawLexer(T)) {
+    if (!Line.empty() && T.isAtStartOfLine())
+      break;
+    Line.push_back(T);
+  }
+  return Line;
+}
+
+bool readDiagnosticPragma(const SourceManager &SM, const LangOptions &LO, SourceLocation Hash,
+                          DiagnosticPragma &Out, std::string &Unknown,
+                          SourceLocation &UnknownLoc) {
+  std::vector<Token> Line = rawDirectiveTokens(SM, LO, Hash);
+  auto Word = [&](size_t I) {
+    return I < Line.size() && Line[I].is(tok::raw_identifier) ? Line[I].getRawIdentifier()
+                                                               : StringRef();
+  };
+  if (Word(1) != "pragma" || (Word(2) != "clang" && Word(2) != "GCC") ||
+      Word(3) != "diagnostic")
+    return false;
+  Out.Loc = Hash;
+  StringRef Kind = Word(4);
+  if (Kind == "push" || Kind == "pop") {
+    Out.Kind = Kind == "push" ? DiagnosticPragma::Push : DiagnosticPragma::Pop;
+    return true;
+  }
+  if (Kind == "ignored")
+    Out.Sev = diag::Severity::Ignored;
+  else if (Kind == "warning")
+    Out.Sev = diag::Severity::Warning;
+  else if (Kind == "error")
+    Out.Sev = diag::Severity::Error;
+  else if (Kind == "fatal")
+    Out.Sev = diag::Severity::Fatal;
+  else
+    return false;
+  // The option, in one string or several that concatenate ("-Wparc-" "zero-step").
+  std::string Option;
+  size_t I = 5;
+  for (; I < Line.size() && Line[I].is(tok::string_literal); ++I) {
+    StringRef S(Line[I].getLiteralData(), Line[I].getLength());
+    if (S.size() < 2 || !S.starts_with("\"") || !S.ends_with("\""))
+      return false;
+    Option += S.drop_front().drop_back().str();
+  }
+  if (I == 5 || I != Line.size() || !StringRef(Option).starts_with("-W"))
+    return false;
+  StringRef Group = StringRef(Option).drop_front(2);
+  if (!Group.starts_with("parc"))
+    return false;
+  Out.Kind = DiagnosticPragma::Set;
+  Out.Mask = ownWarningMask(Group);
+  if (!Out.Mask) {
+    Unknown = Group.str();
+    UnknownLoc = Line[5].getLocation();
+    return false;
+  }
+  return true;
+}
+
+DiagnosticsEngine::Level OwnWarnings::level(OwnWarning W, SourceLocation L,
+                                            const SourceManager &SM, bool IgnoreAll) const {
+  OwnWarningState State = CommandLine;
+  std::vector<OwnWarningState> Stack;
+  L = SM.getExpansionLoc(L);
+  for (const DiagnosticPragma &P : Pragmas) {
+    if (L.isInvalid() || !SM.isBeforeInTranslationUnit(P.Loc, L))
+      break;
+    switch (P.Kind) {
+    case DiagnosticPragma::Push:
+      Stack.push_back(State);
+      break;
+    case DiagnosticPragma::Pop:
+      // A pop without its push: Clang warns about it and keeps the state.
+      if (!Stack.empty()) {
+        State = Stack.back();
+        Stack.pop_back();
+      }
+      break;
+    case DiagnosticPragma::Set:
+      State.applyPragma(P.Mask, P.Sev);
+      break;
+    }
+  }
+  return State.level(W, IgnoreAll);
+}
+
+} // namespace parcc
