@@ -210,6 +210,41 @@ void implicitConversion(Session &S, SourceLocation L, QualType From, QualType To
     S.Diags.Report(L, diag::warn_impcast_integer_sign) << From << To;
 }
 
+/// A range that constants make empty, as a countdown written with a
+/// positive STEP (`parfor int i; 9; 0; 1;`): the construct runs nothing,
+/// without a word at compile or run time.  Only where FROM and TO are
+/// written out: a bound from a macro (`0; N - 1;` with N 0) may be empty
+/// on purpose.
+static void checkEmptyRange(Session &S, const Construct &C,
+                            const std::optional<llvm::APSInt> (&V)[3]) {
+  if (!V[0] || !V[1] || !V[2])
+    return;
+  for (unsigned I = 0; I < 2; ++I) {
+    const Expr *B = C.Bounds[I]->IgnoreParens(); // the token pass's too
+    if (B->getBeginLoc().isMacroID() || B->getEndLoc().isMacroID())
+      return;
+  }
+  bool Up = !V[2]->isNegative();
+  if (Up ? *V[0] <= *V[1] : *V[0] >= *V[1])
+    return;
+  llvm::SmallString<24> From, To, Step;
+  V[0]->toString(From);
+  V[1]->toString(To);
+  V[2]->toString(Step);
+  const auto *PE = dyn_cast<ParenExpr>(C.Bounds[2]);
+  SourceLocation BL = PE ? PE->getSubExpr()->getBeginLoc() : C.Bounds[2]->getBeginLoc();
+  S.warn(BL, OwnWarning::EmptyRange,
+         "'%0' runs no activity: FROM %1 is %select{below|above}4 TO %2, and STEP %3 counts "
+         "%select{down|up}4")
+      << spellingOf(C.Kind) << From << To << Step << Up;
+  if (Up && C.Index->getType()->isUnsignedIntegerOrEnumerationType())
+    S.note(C.Index->getLocation(), "a signed index type counts down with a negative STEP");
+  else if (Up)
+    S.note(BL, "a negative STEP counts down: write '-%0'") << Step;
+  else
+    S.note(BL, "a positive STEP counts up: write '%0'") << Step.substr(1);
+}
+
 void checkConstructs(Session &S) {
   for (const Stmt *St : S.M.InMacro)
     S.error(St->getBeginLoc(), "a parallel construct cannot be written inside a macro argument");
@@ -244,6 +279,9 @@ void checkConstructs(Session &S) {
         S.note(C.Index->getLocation(), "the index of a parallel loop must have an integer type");
     }
     static const char *const Part[] = {"FROM", "TO", "STEP"};
+    // The bounds' constant values in the index type, for checkEmptyRange:
+    // set for those that are constant and drew no message.
+    std::optional<llvm::APSInt> Value[3];
     for (unsigned I = 0; I < 3; ++I) {
       const Expr *B = C.Bounds[I];
       if (!B)
@@ -347,8 +385,12 @@ void checkConstructs(Session &S) {
           S.warn(BL, OwnWarning::IndexConversion,
                  "%0 of '%1' is converted to %2 for index '%3' of type %4")
               << Part[I] << Kw << ConvText << C.Index->getName() << T;
+        else
+          Value[I] = Conv;
         continue;
       }
+      if (!Zero && !Conv.isZero() && !(Negative && Unsigned) && !(!Negative && Conv.isNegative()))
+        Value[2] = Conv;
       if (Zero) {
         S.warn(BL, OwnWarning::ZeroStep,
                "STEP of '%0' is zero: the program will stop with an error when it runs")
@@ -370,6 +412,7 @@ void checkConstructs(Session &S) {
             << Kw << ConvText << C.Index->getName() << T;
       }
     }
+    checkEmptyRange(S, C, Value);
   }
 
   for (const PreturnUse &P : S.M.Preturns)

@@ -29,7 +29,8 @@ class SourceManager;
 
 namespace parcc {
 
-/// parcc's warnings, one per -W name.  All are on by default.
+/// parcc's warnings, one per -W name.  All but EmptyRange are on by
+/// default; -Wparc turns that one on too.
 enum class OwnWarning : unsigned {
   SyncCall,               ///< parc-sync-call: `sync()` is the C library's
   EmptyBody,              ///< parc-empty-body: a parfor header with no body
@@ -37,8 +38,10 @@ enum class OwnWarning : unsigned {
   ZeroStep,               ///< parc-zero-step: a constant STEP that is or becomes zero
   InclusiveTo,            ///< parc-inclusive-to: TO one past the end of an array
   UninitializedSemaphore, ///< parc-uninitialized-semaphore
+  EmptyRange,             ///< parc-empty-range: constants that make the range empty (off:
+                          ///< a test of the contract's empty ranges writes them on purpose)
 };
-constexpr unsigned NumOwnWarnings = 6;
+constexpr unsigned NumOwnWarnings = 7;
 
 /// The option's name without -W ("parc-inclusive-to").
 llvm::StringRef ownWarningName(OwnWarning W);
@@ -65,6 +68,7 @@ llvm::StringRef nearestOwnWarning(llvm::StringRef Group);
 /// What each warning is at one point of the file: off, a warning, an error.
 class OwnWarningState {
 public:
+  OwnWarningState() { Each[static_cast<unsigned>(OwnWarning::EmptyRange)].Enabled = false; }
   /// -W<Opt> (without -W), applied in command-line order.  Acts on
   /// parcc's groups, and on error, no-error, everything and no-everything.
   void applyOption(llvm::StringRef Opt);
