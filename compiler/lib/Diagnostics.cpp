@@ -128,6 +128,34 @@ static StringRef strayKeyword(DiagnosticsEngine::Level Level, StringRef Msg) {
   return {};
 }
 
+/// A misspelt pbreak or preturn (`p_break;`, `preturm x;`) that Clang took
+/// for an undeclared name: the keyword within two edits of it, or empty.
+/// Clang's own suggestion, when it makes one, is the nearest C keyword
+/// ('break', 'return'): the very jump an activity may not make, so the
+/// PARC keyword replaces it, fix-it included; a suggested variable of the
+/// user's is kept.
+static StringRef misspeltKeyword(DiagnosticsEngine::Level Level, StringRef Msg,
+                                 StringRef &Name) {
+  if (Level != DiagnosticsEngine::Error || !(Msg.consume_front("use of undeclared identifier '") ||
+                                             Msg.consume_front("unknown type name '")))
+    return {};
+  Name = Msg.take_until([](char C) { return C == '\''; });
+  Msg = Msg.drop_front(Name.size());
+  if (Msg.consume_front("'; did you mean '")) {
+    StringRef Suggested = Msg.take_until([](char C) { return C == '\''; });
+    if (!llvm::is_contained({"break", "return", "continue", "goto"}, Suggested))
+      return {};
+  } else if (Msg != "'") {
+    return {};
+  }
+  if (Name.size() < 4)
+    return {};
+  for (StringRef K : {"pbreak", "preturn"})
+    if (Name != K && StringRef(Name.lower()).edit_distance(K, true, 2) <= 2)
+      return K;
+  return {};
+}
+
 /// Clang's "argument type 'void' is incomplete" about a FROM, TO or STEP of
 /// the user's: the token pass hands the bounds to a variadic marker, so the
 /// message would name an argument that the user did not write.  B1 is the
@@ -510,6 +538,16 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
       DropFixIts = true;
     }
   }
+  StringRef TypoName;
+  StringRef Misspelt = Stray ? StringRef() : misspeltKeyword(Level, Msg, TypoName);
+  std::string TypoText = TypoName.str();
+  if (!Misspelt.empty()) {
+    size_t Typo = Msg.str().find("; did you mean '");
+    if (Typo != StringRef::npos)
+      Msg.resize(Typo);
+    Msg += ("; did you mean '" + Misspelt + "'?").str();
+    DropFixIts = true;
+  }
   if (Opts->ShowOptionNames)
     appendOptionName(Msg, Level, Info);
 
@@ -572,6 +610,9 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   }
   if (!FixItsOk || Bound.Kind == BoundParen::TypoKeyword || DropFixIts)
     FixIts.clear();
+  if (!Misspelt.empty())
+    FixIts.push_back(FixItHint::CreateReplacement(
+        CharSourceRange::getCharRange(Loc, Loc.getLocWithOffset(TypoText.size())), Misspelt));
   origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
   if (Stray)
     origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, StrayWhy,

@@ -359,6 +359,36 @@ private:
     note(Toks[F.KwTok].Off, "to match this '%0'", {name(F)});
     return false;
   }
+  /// A misspelt keyword among Toks[From, To), the last one: a name that
+  /// starts a statement, is followed by a name, a brace or ';' (as
+  /// `parfro int i; ...`, `endpar` alone on its line are), and is within
+  /// two edits of one of Words, case aside.  Its note points the user at
+  /// the typo, where the error is only where the construct fails to
+  /// match (its `epar`, or the end of the function).
+  void misspeltNote(size_t From, size_t To, ArrayRef<StringRef> Words) {
+    for (size_t J = To; J-- > From;) {
+      const RTok &T = Toks[J];
+      if (T.Ident.empty() || T.Word != KW::None || !(J == 0 || stmtBoundaryBefore(J)) ||
+          J + 1 >= Toks.size())
+        continue;
+      tok::TokenKind Next = Toks[J + 1].Kind;
+      if (Next != tok::raw_identifier && Next != tok::l_brace && Next != tok::r_brace &&
+          Next != tok::semi)
+        continue;
+      std::string Lower = T.Ident.lower();
+      StringRef Best;
+      unsigned BestDistance = 3;
+      for (StringRef W : Words)
+        if (unsigned D = StringRef(Lower).edit_distance(W, true, 2); D < BestDistance) {
+          Best = W;
+          BestDistance = D;
+        }
+      if (!Best.empty()) {
+        note(T.Off, "'%0' is not a PARC keyword: did you mean '%1'?", {userName(T.Ident), Best});
+        return;
+      }
+    }
+  }
   /// A construct or bracket still open where it must be closed is most
   /// often one whose end a string, character constant or comment left open
   /// has swallowed: say where (the raw lexer takes the rest of the line as
@@ -718,8 +748,19 @@ bool TokenPass::step(size_t &I) {
   switch (T.Word) {
   case KW::Parblock: case KW::Parfor: case KW::Lparfor: case KW::Epar: case KW::Pbreak:
   case KW::Preturn:
-    if (keywordAsName(I))
+    if (keywordAsName(I)) {
+      // `int n = parblock { ... } epar;`: a construct where a value goes
+      // (what follows it is a section's brace, or a parfor's index type),
+      // not a name.
+      KW W = T.Word;
+      tok::TokenKind Next = I + 1 < Toks.size() ? Toks[I + 1].Kind : tok::eof;
+      if ((W == KW::Parblock && Next == tok::l_brace) ||
+          ((W == KW::Parfor || W == KW::Lparfor) && Next == tok::raw_identifier &&
+           Toks[I - 1].Kind != tok::raw_identifier))
+        return error(T.Off, "'%0' is a statement and has no value: it cannot be part of an "
+                            "expression", {T.Ident});
       return error(T.Off, "'%0' is a PARC keyword and cannot be used as a name", {T.Ident});
+    }
     break;
   default:
     break;
@@ -796,7 +837,9 @@ bool TokenPass::step(size_t &I) {
     }
     if (isCloser(T.Kind) && AtTop) {
       error(T.Off, "expected 'epar' to end '%0'", {name(F)});
-      return matchNote(F);
+      matchNote(F);
+      misspeltNote(F.KwTok + 1, I, {"epar"});
+      return false;
     }
     if (T.Word == KW::Epar && ParforLike && AtTop) {
       replace(T, "} parc_mark_end(); }");
@@ -861,6 +904,12 @@ bool TokenPass::step(size_t &I) {
   case KW::Parfor:
     return Open(CK::Parfor, "{");
   case KW::Lparfor:
+    if (I + 1 < Toks.size() && Toks[I + 1].Word == KW::Mapped) {
+      // `lparfor mapped int i; ...`: Clang would take mapped for the index
+      // type, then every use of the index for an undeclared name.
+      error(Toks[I + 1].Off, "'mapped' goes before 'lparfor': write 'mapped lparfor'");
+      return false;
+    }
     return Open(CK::Lparfor, "{");
   case KW::Mapped: {
     KW Next = I + 1 < Toks.size() ? Toks[I + 1].Word : KW::None;
@@ -881,6 +930,8 @@ bool TokenPass::step(size_t &I) {
   }
   case KW::Epar:
     error(T.Off, "'epar' without a matching 'parblock', 'parfor' or 'lparfor'");
+    misspeltNote(Brackets.empty() ? 0 : Brackets.front().Tok + 1, I,
+                 {"parfor", "lparfor", "parblock"});
     return false;
   case KW::Pbreak:
     replace(T, "parc_mark_pbreak()", false, false, false);
@@ -1011,6 +1062,7 @@ TokenPassResult TokenPass::run() {
     } else {
       error(eofOffset(), "expected 'epar' to end '%0'", {name(F)});
       matchNote(F);
+      misspeltNote(F.KwTok + 1, Toks.size(), {"epar"});
     }
     unterminatedNotes(F.KwTok, Toks.size(), /*AtEOF=*/true);
     R.Ok = false;
