@@ -49,10 +49,11 @@
 //     constant; OP goes the way of the step (< <= up, > >= down); BOUND is
 //     built from constants and variables that are const; or local, never
 //     address-taken and not written in the loop; or global or static, not
-//     volatile or _Atomic, not written in the loop, in a loop that stores
-//     through no pointer to a type that could be the variable's (a
-//     character type, its own or its signed or unsigned twin, a struct or
-//     union).  Signed overflow is undefined, so such a loop ends; an
+//     volatile or _Atomic, written neither in the loop nor in a function it
+//     calls (whose body is at hand, or which is const or pure), in a loop
+//     (and callees) that store through no pointer to a type that could be
+//     the variable's (a character type, its own or its signed or unsigned
+//     twin, a struct or union).  Signed overflow is undefined, so such a loop ends; an
 //     unsigned (or -fwrapv) index needs a strict OP and a step of 1 (`u <=
 //     UINT_MAX` and `u >= 0` never end).  A shared or global variable in
 //     BOUND could only change under the loop through a data race.
@@ -137,6 +138,7 @@
 #include "clang/Basic/Builtins.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <set>
@@ -196,15 +198,20 @@ bool writes(const Stmt *St, const VarDecl *V) {
   return W.Found;
 }
 
-/// Does St store through an lvalue that may be a variable of type T
-/// without naming it: `*p = ...`, `p[i] = ...`, `p->m = ...` (++ and --
-/// too) whose type C lets alias T (a character type, T itself or its
-/// signed or unsigned twin, a struct or union, which may hold one)?  A
-/// named variable, a member of one (`s.m`) or an element of a declared
-/// array (`a[i]`) is an object of its own.
-class AliasStores : public RecursiveASTVisitor<AliasStores> {
+/// Could St change global variable V without a data race?  It assigns V;
+/// or it stores through an lvalue that may be V without naming it: `*p =
+/// ...`, `p[i] = ...`, `p->m = ...` (++ and -- too) of a type that C lets
+/// alias V's (a character type, V's own or its signed or unsigned twin, a
+/// struct or union, which may hold one); or it calls a function that
+/// could, as a brief function of the file may (`static void grow(void) {
+/// n++; }`): a callee whose body is at hand is looked into (mix64 in a
+/// header), others must be const or pure (sqrt, fabs), and an indirect
+/// call could be anything.  A named variable, a member of one (`s.m`) or
+/// an element of a declared array (`a[i]`) is an object of its own.
+class GlobalStores : public RecursiveASTVisitor<GlobalStores> {
 public:
-  AliasStores(ASTContext &Ctx, QualType T) : Ctx(Ctx), T(T.getUnqualifiedType()) {}
+  GlobalStores(ASTContext &Ctx, const VarDecl *V)
+      : Ctx(Ctx), V(V), T(V->getType().getUnqualifiedType()) {}
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->isAssignmentOp())
       store(B->getLHS());
@@ -215,11 +222,38 @@ public:
       store(U->getSubExpr());
     return !Found;
   }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (markerOf(CE) == Marker::Pbreak || (FD && FD->isNoReturn()))
+      return true; // no call that comes back
+    if (!FD) {
+      Found = true;
+      return false;
+    }
+    const FunctionDecl *Def = nullptr;
+    if (FD->hasBody(Def)) {
+      if (Seen.insert(Def->getCanonicalDecl()).second)
+        TraverseStmt(Def->getBody());
+      return !Found;
+    }
+    const Builtin::Context &BI = Ctx.BuiltinInfo;
+    unsigned B = FD->getBuiltinID();
+    // Math builtins that set errno (sqrt with -fmath-errno) write that only.
+    if (!(FD->hasAttr<ConstAttr>() || FD->hasAttr<PureAttr>() ||
+          (B && (BI.isConst(B) || BI.isPure(B) || BI.isConstWithoutErrnoAndExceptions(B) ||
+                 BI.isConstWithoutExceptions(B)))))
+      Found = true;
+    return !Found;
+  }
   bool Found = false;
 
 private:
   void store(const Expr *L) {
     L = L->IgnoreParens();
+    if (refOf(L) == V) {
+      Found = true;
+      return;
+    }
     if (ownObject(L))
       return;
     QualType LT = L->getType().getUnqualifiedType();
@@ -242,7 +276,9 @@ private:
     return false;
   }
   ASTContext &Ctx;
+  const VarDecl *V;
   QualType T;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
 };
 
 /// Variables whose address the function takes (`&x`).  The address the
@@ -698,11 +734,11 @@ bool Planner::invariant(const Expr *E, const Stmt *Loop, const FunctionModel &F)
     // data race.  Before, such a loop polled at every iteration, which
     // kept the back end from vectorising it: a tester's blocked LU ran 2.5
     // times as long as its OpenMP twin at P = 1.
-    if (!V->hasGlobalStorage() || writes(Loop, V))
+    if (!V->hasGlobalStorage())
       return false;
-    AliasStores A(S.Ctx, T);
-    A.TraverseStmt(const_cast<Stmt *>(Loop));
-    return !A.Found;
+    GlobalStores G(S.Ctx, V);
+    G.TraverseStmt(const_cast<Stmt *>(Loop));
+    return !G.Found;
   }
   return false;
 }
