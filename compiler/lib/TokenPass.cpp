@@ -485,6 +485,7 @@ private:
   bool keywordAsName(size_t I);
   bool cutShort(const Frame &F, size_t I);
   bool stmtBoundaryBefore(size_t I) const;
+  bool misspeltOpener(size_t I);
   bool macroArgBefore(size_t I) const;
   bool endHeaderPart(Frame &F, size_t I);
   bool step(size_t &I);
@@ -748,20 +749,33 @@ bool TokenPass::step(size_t &I) {
   switch (T.Word) {
   case KW::Parblock: case KW::Parfor: case KW::Lparfor: case KW::Epar: case KW::Pbreak:
   case KW::Preturn:
-    if (keywordAsName(I)) {
-      // `int n = parblock { ... } epar;`: a construct where a value goes
-      // (what follows it is a section's brace, or a parfor's index type),
-      // not a name.
-      KW W = T.Word;
-      tok::TokenKind Next = I + 1 < Toks.size() ? Toks[I + 1].Kind : tok::eof;
-      if ((W == KW::Parblock && Next == tok::l_brace) ||
-          ((W == KW::Parfor || W == KW::Lparfor) && Next == tok::raw_identifier &&
-           Toks[I - 1].Kind != tok::raw_identifier))
-        return error(T.Off, "'%0' is a statement and has no value: it cannot be part of an "
-                            "expression", {T.Ident});
+  {
+    // `int n = parblock { ... } epar;`, `(void)(parfor ...)`, `sizeof
+    // (parblock ...)`: a construct where a value goes (what follows it is
+    // a section's brace, or a parfor's index type), not a name.  Clang
+    // took one in parentheses for a void expression, and a parblock in
+    // sizeof never ran.  The argument of a call (a macro's, `TWICE(parblock
+    // ...)`) is Checks.cpp's "inside a macro argument".
+    KW W = T.Word;
+    tok::TokenKind Next = I + 1 < Toks.size() ? Toks[I + 1].Kind : tok::eof;
+    const RTok *Prev = I ? &Toks[I - 1] : nullptr;
+    bool Shaped = (W == KW::Parblock && Next == tok::l_brace) ||
+                  ((W == KW::Parfor || W == KW::Lparfor) && Next == tok::raw_identifier);
+    bool CallArg = macroArgBefore(I) &&
+                   Idents.get(Toks[Brackets.back().Tok - 1].Ident).getTokenID() ==
+                       tok::identifier;
+    bool InValue = Prev && !CallArg &&
+                   (Prev->Kind == tok::l_paren || Prev->Kind == tok::comma ||
+                    (Prev->Kind == tok::raw_identifier &&
+                     Idents.get(Prev->Ident).getTokenID() == tok::kw_return) ||
+                    (Prev->Kind != tok::raw_identifier && keywordAsName(I)));
+    if (Shaped && InValue && !(Prev->Kind == tok::l_paren && Brackets.back().Head))
+      return error(T.Off, "'%0' is a statement and has no value: it cannot be part of an "
+                          "expression", {T.Ident});
+    if (keywordAsName(I))
       return error(T.Off, "'%0' is a PARC keyword and cannot be used as a name", {T.Ident});
-    }
     break;
+  }
   default:
     break;
   }
@@ -949,10 +963,62 @@ bool TokenPass::step(size_t &I) {
     if (I + 1 < Toks.size() && Toks[I + 1].Kind == tok::semi &&
         (stmtBoundaryBefore(I) || macroArgBefore(I)))
       replace(T, "parc_mark_sync()", false, false, false);
+    else if (stmtBoundaryBefore(I) &&
+             (I + 1 >= Toks.size() || Toks[I + 1].Kind == tok::r_brace ||
+              Toks[I + 1].Word == KW::Epar))
+      // `{ a[i] = i; sync }`: no C reads a name alone before `}`, and Clang
+      // would call sync undeclared.
+      return error(I + 1 < Toks.size() ? Toks[I + 1].Off : eofOffset(),
+                   "expected ';' after 'sync'");
     return true;
   default:
-    return true;
+    return misspeltOpener(I);
   }
+}
+
+/// `Parfor int i; ...`, `parblok { ... }`: a name within two edits of a
+/// construct keyword, case aside, that starts a statement and is followed
+/// by what the construct takes (a type name for a parfor, a brace for a
+/// parblock), which no C statement is.  Reported at the typo: otherwise the
+/// error comes at its epar, or, when the epar is misspelt too, as Clang's
+/// undeclared names at every use of the index.
+bool TokenPass::misspeltOpener(size_t I) {
+  const RTok &T = Toks[I];
+  if (T.Ident.empty() || T.Word != KW::None || I + 1 >= Toks.size() || !stmtBoundaryBefore(I))
+    return true;
+  const RTok &N = Toks[I + 1];
+  // A macro of the file's may be used so (`FOREVER { ... }`).
+  for (const RTok &D : DirIdents)
+    if (D.Ident == T.Ident)
+      return true;
+  // A parfor's index type: a C type keyword, or a name ending in _t.
+  bool TypeNext = false;
+  if (N.Kind == tok::raw_identifier && I + 2 < Toks.size() &&
+      Toks[I + 2].Kind == tok::raw_identifier) {
+    switch (Idents.get(N.Ident).getTokenID()) {
+    case tok::kw_int: case tok::kw_long: case tok::kw_short: case tok::kw_char:
+    case tok::kw_unsigned: case tok::kw_signed: case tok::kw__Bool: case tok::kw_float:
+    case tok::kw_double:
+      TypeNext = true;
+      break;
+    default:
+      TypeNext = N.Ident.ends_with("_t");
+    }
+  }
+  std::string Lower = T.Ident.lower();
+  StringRef Best;
+  unsigned BestDistance = 3;
+  for (StringRef W : {"parfor", "lparfor", "parblock"}) {
+    if (!(W == "parblock" ? N.Kind == tok::l_brace : TypeNext))
+      continue;
+    if (unsigned D = StringRef(Lower).edit_distance(W, true, 2); D < BestDistance) {
+      Best = W;
+      BestDistance = D;
+    }
+  }
+  if (Best.empty())
+    return true;
+  return error(T.Off, "'%0' is not a PARC keyword: did you mean '%1'?", {userName(T.Ident), Best});
 }
 
 /// A conditional group (#if ... #endif) whose directives lie at different
