@@ -219,20 +219,35 @@ static void checkEmptyRange(Session &S, const Construct &C,
                             const std::optional<llvm::APSInt> (&V)[3]) {
   if (!V[0] || !V[1] || !V[2])
     return;
-  for (unsigned I = 0; I < 2; ++I) {
-    const Expr *B = C.Bounds[I]->IgnoreParens(); // the token pass's too
-    if (B->getBeginLoc().isMacroID() || B->getEndLoc().isMacroID())
-      return;
-  }
   bool Up = !V[2]->isNegative();
-  if (Up ? *V[0] <= *V[1] : *V[0] >= *V[1])
-    return;
   llvm::SmallString<24> From, To, Step;
   V[0]->toString(From);
   V[1]->toString(To);
   V[2]->toString(Step);
   const auto *PE = dyn_cast<ParenExpr>(C.Bounds[2]);
   SourceLocation BL = PE ? PE->getSubExpr()->getBeginLoc() : C.Bounds[2]->getBeginLoc();
+  // 2^64 values or more (`parfor unsigned long u; 0; -1; 1;`, TO the
+  // type's maximum): the count does not fit the runtime's 64 bits, and the
+  // program stops with "too many iterations" when it runs.
+  auto Wide = [](const llvm::APSInt &X) {
+    return llvm::APSInt(X.isUnsigned() ? X.zext(130) : X.sext(130), /*isUnsigned=*/false);
+  };
+  llvm::APSInt F = Wide(*V[0]), T = Wide(*V[1]), St = Wide(*V[2]);
+  if (Up ? F <= T : F >= T) {
+    llvm::APInt Span = Up ? T - F : F - T;
+    llvm::APInt Count = Span.sdiv(Up ? St : -St) + 1;
+    if (Count.getActiveBits() > 64)
+      S.warn(BL, OwnWarning::CountOverflow,
+             "'%0' has 2^64 iterations or more, from %1 to %2 by %3: the program will stop "
+             "with an error when it runs")
+          << spellingOf(C.Kind) << From << To << Step;
+    return;
+  }
+  for (unsigned I = 0; I < 2; ++I) {
+    const Expr *B = C.Bounds[I]->IgnoreParens(); // the token pass's too
+    if (B->getBeginLoc().isMacroID() || B->getEndLoc().isMacroID())
+      return;
+  }
   S.warn(BL, OwnWarning::EmptyRange,
          "'%0' runs no activity: FROM %1 is %select{below|above}4 TO %2, and STEP %3 counts "
          "%select{down|up}4")
@@ -409,6 +424,11 @@ void checkConstructs(Session &S) {
       } else if (!Negative && Conv.isNegative()) {
         S.warn(BL, OwnWarning::IndexConversion,
                "STEP of '%0' is converted to %1 for index '%2' of type %3 and counts down")
+            << Kw << ConvText << C.Index->getName() << T;
+      } else if (Changed) {
+        // 1.5 for an int index steps by 1.
+        S.warn(BL, OwnWarning::IndexConversion,
+               "STEP of '%0' is converted to %1 for index '%2' of type %3")
             << Kw << ConvText << C.Index->getName() << T;
       }
     }

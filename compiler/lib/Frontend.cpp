@@ -495,8 +495,13 @@ public:
     DiagnosticPragma P;
     std::string Unknown;
     SourceLocation UnknownLoc;
-    if (readDiagnosticPragma(CI.getSourceManager(), CI.getLangOpts(), Loc, P, Unknown,
-                             UnknownLoc)) {
+    unsigned LineEnd = 0;
+    SourceManager &SM = CI.getSourceManager();
+    bool Ours = readDiagnosticPragma(SM, CI.getLangOpts(), Loc, P, Unknown, UnknownLoc, LineEnd);
+    if ((Ours && P.Kind == DiagnosticPragma::Set) || !Unknown.empty())
+      if (SM.isWrittenInMainFile(Loc))
+        Out.OwnPragmaLines.push_back({SM.getFileOffset(Loc), LineEnd});
+    if (Ours) {
       Out.Pragmas.push_back(P);
       return;
     }
@@ -617,6 +622,9 @@ public:
       return;
     Session S(Ctx, Diags, St.TP, St.Orig, St.FileName, St.Lower);
     S.Warnings = St.Warnings;
+    for (auto [Begin, End] : S.Warnings.OwnPragmaLines)
+      S.Edits.replace(Begin, End,
+                      std::string(StringRef(St.TP.Text).slice(Begin, End).count('\n'), '\n'));
     S.MacroLines = St.MacroLines;
     S.Macros = std::move(St.Macros);
     if (!analyze(S) || !runChecks(S))

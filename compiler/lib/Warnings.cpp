@@ -14,7 +14,7 @@ namespace {
 const char *const Names[NumOwnWarnings] = {
     "parc-sync-call", "parc-empty-body",   "parc-index-conversion",
     "parc-zero-step", "parc-inclusive-to", "parc-uninitialized-semaphore",
-    "parc-empty-range",
+    "parc-empty-range", "parc-count-overflow",
 };
 
 constexpr unsigned AllMask = (1u << NumOwnWarnings) - 1;
@@ -95,6 +95,7 @@ void OwnWarningState::applyOption(StringRef Opt) {
       break;
     case NoError:
       Each[I].AsError = 0;
+      Each[I].Fatal = false;
       break;
     }
   }
@@ -104,11 +105,14 @@ void OwnWarningState::applyPragma(unsigned Mask, diag::Severity Sev) {
   for (unsigned I = 0; I < NumOwnWarnings; ++I) {
     if (!(Mask & (1u << I)))
       continue;
-    // As Clang maps its own: `warning` turns a warning on but leaves an
-    // error one (-Werror=NAME, or an earlier `error`) an error.
+    // As Clang 19 maps its own: `warning` makes it a warning even under
+    // -Werror or -Werror=NAME, `error` an error, `fatal` a fatal error,
+    // which stops the compilation.
     Each[I].Enabled = Sev != diag::Severity::Ignored;
-    if (Sev == diag::Severity::Error || Sev == diag::Severity::Fatal)
-      Each[I].AsError = 1;
+    if (Sev == diag::Severity::Ignored)
+      continue;
+    Each[I].AsError = Sev == diag::Severity::Warning ? 0 : 1;
+    Each[I].Fatal = Sev == diag::Severity::Fatal;
   }
 }
 
@@ -116,6 +120,8 @@ DiagnosticsEngine::Level OwnWarningState::level(OwnWarning W, bool IgnoreAll) co
   const One &O = Each[static_cast<unsigned>(W)];
   if (IgnoreAll || !O.Enabled)
     return DiagnosticsEngine::Ignored;
+  if (O.Fatal)
+    return DiagnosticsEngine::Fatal;
   bool AsError = O.AsError < 0 ? WarningsAsErrors : O.AsError > 0;
   return AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning;
 }
@@ -147,8 +153,10 @@ std::vector<Token> rawDirectiveTokens(const SourceManager &SM, const LangOptions
 
 bool readDiagnosticPragma(const SourceManager &SM, const LangOptions &LO, SourceLocation Hash,
                           DiagnosticPragma &Out, std::string &Unknown,
-                          SourceLocation &UnknownLoc) {
+                          SourceLocation &UnknownLoc, unsigned &LineEnd) {
   std::vector<Token> Line = rawDirectiveTokens(SM, LO, Hash);
+  if (!Line.empty())
+    LineEnd = SM.getFileOffset(Line.back().getLocation()) + Line.back().getLength();
   auto Word = [&](size_t I) {
     return I < Line.size() && Line[I].is(tok::raw_identifier) ? Line[I].getRawIdentifier()
                                                                : StringRef();
@@ -183,8 +191,11 @@ bool readDiagnosticPragma(const SourceManager &SM, const LangOptions &LO, Source
   }
   if (I == 5 || I != Line.size() || !StringRef(Option).starts_with("-W"))
     return false;
+  // A pragma takes a group's name only: "-Wno-parc-zero-step" and
+  // "-Werror=parc-zero-step" are unknown groups there, as Clang says of
+  // its own.
   StringRef Group = StringRef(Option).drop_front(2);
-  if (!Group.starts_with("parc"))
+  if (ownWarningGroupOf(Group).empty())
     return false;
   Out.Kind = DiagnosticPragma::Set;
   Out.Mask = ownWarningMask(Group);

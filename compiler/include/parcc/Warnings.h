@@ -40,8 +40,9 @@ enum class OwnWarning : unsigned {
   UninitializedSemaphore, ///< parc-uninitialized-semaphore
   EmptyRange,             ///< parc-empty-range: constants that make the range empty (off:
                           ///< a test of the contract's empty ranges writes them on purpose)
+  CountOverflow,          ///< parc-count-overflow: 2^64 iterations or more
 };
-constexpr unsigned NumOwnWarnings = 7;
+constexpr unsigned NumOwnWarnings = 8;
 
 /// The option's name without -W ("parc-inclusive-to").
 llvm::StringRef ownWarningName(OwnWarning W);
@@ -74,7 +75,7 @@ public:
   void applyOption(llvm::StringRef Opt);
   /// `#pragma ... diagnostic <Sev> "-W<Group>"` for one of parcc's groups.
   void applyPragma(unsigned Mask, clang::diag::Severity Sev);
-  /// Ignored, Warning or Error, under -w when IgnoreAll.
+  /// Ignored, Warning, Error or Fatal, under -w when IgnoreAll.
   clang::DiagnosticsEngine::Level level(OwnWarning W, bool IgnoreAll) const;
   /// The level of "unknown warning group" for a pragma's "-Wparc..." name
   /// that is none of parcc's (-Wunknown-warning-option, on by default).
@@ -83,8 +84,11 @@ public:
 private:
   struct One {
     bool Enabled = true;
-    /// -Werror=NAME (1), -Wno-error=NAME (0), neither (-1): -Werror decides.
+    /// -Werror=NAME or a pragma's `error` (1), -Wno-error=NAME or a
+    /// pragma's `warning` (0), neither (-1): -Werror decides.
     signed char AsError = -1;
+    /// A pragma's `fatal`.
+    bool Fatal = false;
   };
   One Each[NumOwnWarnings];
   bool WarningsAsErrors = false;
@@ -107,10 +111,12 @@ std::vector<clang::Token> rawDirectiveTokens(const clang::SourceManager &SM,
 
 /// The pragma of the line whose `#` is at Hash, if it is one of those
 /// DiagnosticPragma records; Unknown gets the group of a "-Wparc..." name
-/// that is not parcc's, with the location of its string.
+/// that is not parcc's, with the location of its string.  LineEnd: the
+/// file offset just past the line's last token.
 bool readDiagnosticPragma(const clang::SourceManager &SM, const clang::LangOptions &LO,
                           clang::SourceLocation Hash, DiagnosticPragma &Out,
-                          std::string &Unknown, clang::SourceLocation &UnknownLoc);
+                          std::string &Unknown, clang::SourceLocation &UnknownLoc,
+                          unsigned &LineEnd);
 
 /// The command line's state, then the file's pragmas before a location.
 class OwnWarnings {
@@ -120,6 +126,11 @@ public:
   std::vector<DiagnosticPragma> Pragmas;
   clang::DiagnosticsEngine::Level level(OwnWarning W, clang::SourceLocation L,
                                         const clang::SourceManager &SM, bool IgnoreAll) const;
+  /// The main file's pragma lines that name a "-Wparc..." group, as B1
+  /// [begin, end): the emitted C leaves them out, or gcc (-Wpragmas) and
+  /// clang (-Wunknown-warning-option) would warn about a group they lack
+  /// when that C is compiled by hand.
+  std::vector<std::pair<unsigned, unsigned>> OwnPragmaLines;
 };
 
 } // namespace parcc
