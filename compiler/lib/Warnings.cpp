@@ -37,7 +37,8 @@ StringRef ownWarningGroupOf(StringRef Opt) {
   if (!G.consume_front("no-error="))
     if (!G.consume_front("error="))
       G.consume_front("no-");
-  return G.starts_with("parc") ? G : StringRef();
+  // -WParc too: a name of ours spelt in the wrong case gets our suggestion.
+  return G.starts_with_insensitive("parc") ? G : StringRef();
 }
 
 bool isOwnWarningOption(StringRef Arg) {
@@ -45,10 +46,11 @@ bool isOwnWarningOption(StringRef Arg) {
 }
 
 StringRef nearestOwnWarning(StringRef Group) {
+  std::string Lower = Group.lower();
   StringRef Best = "parc";
-  unsigned BestDistance = Group.edit_distance(Best);
+  unsigned BestDistance = StringRef(Lower).edit_distance(Best);
   for (const char *N : Names)
-    if (unsigned D = Group.edit_distance(N); D < BestDistance) {
+    if (unsigned D = StringRef(Lower).edit_distance(N); D < BestDistance) {
       Best = N;
       BestDistance = D;
     }
