@@ -48,7 +48,43 @@ void DiagPrinter::BeginSourceFile(const LangOptions &L, const Preprocessor *) {
   OtherTD.reset();
 }
 
-void DiagPrinter::EndSourceFile() { OS.flush(); }
+void HeldStream::write_impl(const char *Ptr, size_t Size) {
+  Pos += Size;
+  if (!Holding) {
+    Real.write(Ptr, Size);
+    return;
+  }
+  if (Groups.empty())
+    Groups.push_back({UINT64_MAX, {}});
+  Groups.back().Text.append(Ptr, Size);
+}
+
+void HeldStream::release() {
+  flush();
+  Holding = false;
+  std::stable_sort(Groups.begin(), Groups.end(),
+                   [](const Group &A, const Group &B) { return A.Key < B.Key; });
+  for (const Group &G : Groups)
+    Real << G.Text;
+  Groups.clear();
+  Real.flush();
+}
+
+/// Where a diagnostic goes among the held ones: its line in the user's
+/// file (within a line, Clang's order stays: `n = n + "x"` reports column
+/// 17 before 13), or after them all (a header's, one without a place).
+uint64_t DiagPrinter::lineOrderKey(const Diagnostic &Info, SourceLocation At) const {
+  if (!Orig || !Info.hasSourceManager() || At.isInvalid())
+    return UINT64_MAX;
+  const SourceManager &SM = Info.getSourceManager();
+  bool InMain = true;
+  SourceLocation L = &SM == &Orig->sm() ? SM.getFileLoc(At) : mapLoc(SM, At, InMain);
+  return InMain ? Orig->sm().getSpellingLineNumber(L) : UINT64_MAX;
+}
+
+// Before CompilerInstance prints "N errors generated.": a parse with
+// errors never reaches the checks, which release the rest.
+void DiagPrinter::EndSourceFile() { OS.release(); }
 
 TextDiagnostic &DiagPrinter::origTD() {
   if (!OrigTD)
@@ -550,6 +586,8 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   }
   if (Opts->ShowOptionNames)
     appendOptionName(Msg, Level, Info);
+  if (OS.holding() && Level != DiagnosticsEngine::Note)
+    OS.startGroup(lineOrderKey(Info, At));
 
   if (!Info.hasSourceManager() || Info.getLocation().isInvalid()) {
     TextDiagnostic::printDiagnosticLevel(OS, Level, Opts->ShowColors);

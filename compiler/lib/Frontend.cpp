@@ -572,6 +572,7 @@ struct TranslateState {
   bool Ok = false;
   /// parcc's own warnings: the command line's options, then the pragmas.
   OwnWarnings Warnings = {};
+  DiagPrinter *Printer = nullptr;
 };
 
 /// `#define int long long`, `#define struct union` in force at a construct:
@@ -627,7 +628,9 @@ public:
                       std::string(StringRef(St.TP.Text).slice(Begin, End).count('\n'), '\n'));
     S.MacroLines = St.MacroLines;
     S.Macros = std::move(St.Macros);
-    if (!analyze(S) || !runChecks(S))
+    bool Checked = analyze(S) && runChecks(S);
+    St.Printer->releaseInLineOrder();
+    if (!Checked)
       return;
     // Lowering runs for -fsyntax-only too: it has errors of its own (local
     // types that cannot move to file scope, ...).
@@ -656,6 +659,9 @@ protected:
     return std::make_unique<ParccConsumer>(CI, St);
   }
   bool BeginSourceFileAction(CompilerInstance &CI) override {
+    // Clang's diagnostics and parcc's checks' are printed together in
+    // line order (DiagPrinter::holdInLineOrder).
+    St.Printer->holdInLineOrder();
     for (const auto &M : CI.getPreprocessorOpts().Macros)
       if (StringRef(M.first).take_until([](char C) { return C == '='; }) == "__PARCC__")
         St.Lower.DefinesParcc = !M.second;
@@ -895,6 +901,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   for (StringRef A : Opts.ClangArgs)
     if (A.consume_front("-W"))
       St.Warnings.CommandLine.applyOption(A);
+  St.Printer = &Printer;
   ParccAction Act(St);
   bool Ran = CI.ExecuteAction(Act);
   return Ran && St.Ok && !CI.getDiagnostics().hasErrorOccurred() && Printer.getNumErrors() == 0;
