@@ -543,6 +543,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     nameKeywords(Msg);
   FaaMisuse Faa = FaaMisuse::None;
   BoundSpot Bound;
+  bool StepMissing = false;
   if (Level == DiagnosticsEngine::Error && Info.hasSourceManager() && Orig &&
       &Info.getSourceManager() != &Orig->sm() && Info.getLocation().isValid()) {
     const SourceManager &SM = Info.getSourceManager();
@@ -558,8 +559,13 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     if (SM.getFileID(F) == SM.getMainFileID() && Preturns)
       namePreturn(Msg, SM.getBufferData(SM.getMainFileID()), Off, *Preturns);
     if (SM.getFileID(F) == SM.getMainFileID() &&
-        nameBound(Msg, SM.getBufferData(SM.getMainFileID()), Off))
+        nameBound(Msg, SM.getBufferData(SM.getMainFileID()), Off)) {
       At = SM.getLocForStartOfFile(SM.getMainFileID()).getLocWithOffset(Off);
+      // `parfor int i; 0; 9; work(); epar` with a void work(): STEP is
+      // missing, as the empty-body warning says of an int-returning one.
+      StepMissing = Map && BodilessSteps && Msg.str().starts_with("STEP of") &&
+                    llvm::is_contained(*BodilessSteps, Map->toOrig(Off));
+    }
   }
   // A construct keyword that Clang saw as a name: its suggestion of a C
   // keyword ("did you mean 'break'?" for pbreak) is the forbidden jump.
@@ -660,6 +666,11 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
                             Faa == FaaMisuse::Atomic  ? FaaAtomicNote
                             : Faa == FaaMisuse::Const ? FaaConstNote
                                                       : FaaNote,
+                            {}, {});
+  if (StepMissing)
+    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note,
+                            "the header is 'TYPE VAR; FROM; TO; STEP;' and the body follows "
+                            "it: is STEP missing? (write ';' as the body for none)",
                             {}, {});
   if (Bound.Kind == BoundParen::MissingSemi) {
     // Clang's "to match this '('" follows: the header's shape instead.

@@ -884,6 +884,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   Printer.setPrelude(TP.PreludeBegin, TP.PreludeEnd);
   Printer.setPreturns(&TP.PreturnOffsets);
   Printer.setRenamed(&TP.Renamed);
+  Printer.setBodilessSteps(&TP.BodilessSteps);
 
   setDepOutput(*Inv, Opts);
   Inv->getPreprocessorOpts().addRemappedFile(

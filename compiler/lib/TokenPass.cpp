@@ -500,6 +500,8 @@ private:
   llvm::BumpPtrAllocator Alloc;
   llvm::StringSaver Saver{Alloc};
   std::vector<RTok> Toks;
+  /// TokenPassResult::BodilessSteps.
+  std::vector<unsigned> BodilessSteps;
   /// Identifiers on active directive lines (#define bodies, #if operands).
   std::vector<RTok> DirIdents;
   /// The user's names that look generated -> their placeholders.
@@ -637,6 +639,11 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
     replace(Semi, F.Part == 1   ? ")); parc_mark_bounds(1, 0, ("
                   : F.Part == 2 ? ")); parc_mark_bounds(2, 0, ("
                                 : ")); while (parc_mark_act()) {");
+    // epar right after STEP: most likely STEP is missing and the body was
+    // taken for it (Checks.cpp's empty-body warning, or, for a void call,
+    // the printer's note beside Clang's error).
+    if (F.Part == 3 && I + 1 < Toks.size() && Toks[I + 1].Word == KW::Epar)
+      BodilessSteps.push_back(Toks[B].Off);
     break;
   }
   }
@@ -1138,6 +1145,7 @@ TokenPassResult TokenPass::run() {
   StructureAt[Toks.size()] = Structure;
   StringRef Src = SM.getBufferData(FID);
   R.UsesParc = !Repls.empty();
+  R.BodilessSteps = BodilessSteps;
   if (!Placeholders.empty()) {
     for (const std::vector<RTok> *V : {&Toks, &DirIdents})
       for (const RTok &T : *V)

@@ -108,6 +108,8 @@ public:
   /// parcc's (`__parcc_u0` for `parc_x_`), with the names: messages and
   /// fix-its name the user's.
   void setRenamed(const std::vector<std::pair<std::string, std::string>> *R) { Renamed = R; }
+  /// TokenPassResult::BodilessSteps.
+  void setBodilessSteps(const std::vector<unsigned> *B) { BodilessSteps = B; }
 
   void BeginSourceFile(const clang::LangOptions &LO, const clang::Preprocessor *PP) override;
   void EndSourceFile() override;
@@ -140,6 +142,7 @@ private:
   /// for a type keyword: its later errors there are dropped (boundParen).
   std::set<unsigned> DroppedParens;
   const std::vector<unsigned> *Preturns = nullptr;
+  const std::vector<unsigned> *BodilessSteps = nullptr;
   const std::vector<std::pair<std::string, std::string>> *Renamed = nullptr;
   void unrename(std::string &Text) const;
   /// The last error or warning passed on, as its source manager, file

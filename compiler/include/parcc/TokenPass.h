@@ -81,6 +81,9 @@ struct TokenPassResult {
   /// restoreUserNames undoes it in the emitted C after renaming parcc's own
   /// names that equal one of them.
   std::vector<std::pair<std::string, std::string>> Renamed;
+  /// Original offsets of the STEP of each parfor or lparfor whose epar
+  /// follows its header at once.
+  std::vector<unsigned> BodilessSteps;
 };
 
 /// Whether parcc may generate the identifier Name: parc_..._ (temporaries,
