@@ -210,12 +210,12 @@ void implicitConversion(Session &S, SourceLocation L, QualType From, QualType To
     S.Diags.Report(L, diag::warn_impcast_integer_sign) << From << To;
 }
 
-/// A range that constants make empty, as a countdown written with a
-/// positive STEP (`parfor int i; 9; 0; 1;`): the construct runs nothing,
-/// without a word at compile or run time.  Only where FROM and TO are
-/// written out: a bound from a macro (`0; N - 1;` with N 0) may be empty
-/// on purpose.
-static void checkEmptyRange(Session &S, const Construct &C,
+/// A range that constants make too large to count, or empty.  Empty, as a
+/// countdown written with a positive STEP (`parfor int i; 9; 0; 1;`): the
+/// construct runs nothing, without a word at compile or run time.  That one
+/// only where FROM and TO are written out: a bound from a macro (`0; N -
+/// 1;` with N 0) may be empty on purpose.
+static void checkConstantRange(Session &S, const Construct &C,
                             const std::optional<llvm::APSInt> (&V)[3]) {
   if (!V[0] || !V[1] || !V[2])
     return;
@@ -294,7 +294,7 @@ void checkConstructs(Session &S) {
         S.note(C.Index->getLocation(), "the index of a parallel loop must have an integer type");
     }
     static const char *const Part[] = {"FROM", "TO", "STEP"};
-    // The bounds' constant values in the index type, for checkEmptyRange:
+    // The bounds' constant values in the index type, for checkConstantRange:
     // set for those that are constant and drew no message.
     std::optional<llvm::APSInt> Value[3];
     for (unsigned I = 0; I < 3; ++I) {
@@ -432,7 +432,7 @@ void checkConstructs(Session &S) {
             << Kw << ConvText << C.Index->getName() << T;
       }
     }
-    checkEmptyRange(S, C, Value);
+    checkConstantRange(S, C, Value);
   }
 
   for (const PreturnUse &P : S.M.Preturns)

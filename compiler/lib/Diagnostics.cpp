@@ -186,10 +186,8 @@ static StringRef misspeltKeyword(DiagnosticsEngine::Level Level, StringRef Msg,
   }
   if (Name.size() < 4)
     return {};
-  for (StringRef K : {"pbreak", "preturn"})
-    if (Name != K && StringRef(Name.lower()).edit_distance(K, true, 2) <= 2)
-      return K;
-  return {};
+  StringRef K = nearestKeyword(Name, {"pbreak", "preturn"});
+  return K == Name ? StringRef() : K;
 }
 
 /// Clang's "argument type 'void' is incomplete" about a FROM, TO or STEP of

@@ -511,11 +511,9 @@ public:
     DiagnosticsEngine::Level Lv = Out.CommandLine.unknownGroupLevel(D.getIgnoreAllWarnings());
     if (Lv == DiagnosticsEngine::Ignored)
       return;
-    std::string Text = "unknown warning group '-W%0', ignored; did you mean '-W%1'? [";
-    Text += Lv == DiagnosticsEngine::Error ? "-Werror," : "";
-    Text += "-Wunknown-warning-option]";
-    D.Report(UnknownLoc,
-             D.getDiagnosticIDs()->getCustomDiagID(static_cast<DiagnosticIDs::Level>(Lv), Text))
+    reportWithOption(D, UnknownLoc, Lv,
+                     "unknown warning group '-W%0', ignored; did you mean '-W%1'?",
+                     "unknown-warning-option")
         << Unknown << nearestOwnWarning(Unknown);
   }
 

@@ -198,6 +198,14 @@ bool writes(const Stmt *St, const VarDecl *V) {
   return W.Found;
 }
 
+/// A const or pure builtin (fabs, strlen), or one that writes errno only
+/// (sqrt under -fmath-errno): it changes no variable of the program.  ID 0
+/// is no builtin.
+static bool readsOnlyBuiltin(const Builtin::Context &BI, unsigned ID) {
+  return ID && (BI.isConst(ID) || BI.isPure(ID) || BI.isConstWithoutErrnoAndExceptions(ID) ||
+                BI.isConstWithoutExceptions(ID));
+}
+
 /// Could St change global variable V without a data race?  It assigns V;
 /// or it stores through an lvalue that may be V without naming it: `*p =
 /// ...`, `p[i] = ...`, `p->m = ...` (++ and -- too) of a type that C lets
@@ -236,12 +244,8 @@ public:
         TraverseStmt(Def->getBody());
       return !Found;
     }
-    const Builtin::Context &BI = Ctx.BuiltinInfo;
-    unsigned B = FD->getBuiltinID();
-    // Math builtins that set errno (sqrt with -fmath-errno) write that only.
     if (!(FD->hasAttr<ConstAttr>() || FD->hasAttr<PureAttr>() ||
-          (B && (BI.isConst(B) || BI.isPure(B) || BI.isConstWithoutErrnoAndExceptions(B) ||
-                 BI.isConstWithoutExceptions(B)))))
+          readsOnlyBuiltin(Ctx.BuiltinInfo, FD->getBuiltinID())))
       Found = true;
     return !Found;
   }
@@ -592,9 +596,7 @@ bool Planner::briefCall(const CallExpr *CE) {
   if (briefElsewhere(FD))
     return true;
   if (unsigned ID = FD->getBuiltinID()) {
-    const Builtin::Context &BI = S.Ctx.BuiltinInfo;
-    if (BI.isConst(ID) || BI.isPure(ID) || BI.isConstWithoutErrnoAndExceptions(ID) ||
-        BI.isConstWithoutExceptions(ID))
+    if (readsOnlyBuiltin(S.Ctx.BuiltinInfo, ID))
       return true;
     if (ID == Builtin::BI__builtin_trap || ID == Builtin::BI__builtin_unreachable)
       return true;

@@ -141,14 +141,8 @@ std::string Session::lineDirective(unsigned Line) const {
 }
 
 DiagnosticBuilder Session::warn(SourceLocation L, OwnWarning W, StringRef Fmt) {
-  DiagnosticsEngine::Level Lv = Warnings.level(W, L, SM, Diags.getIgnoreAllWarnings());
-  std::string Text = Fmt.str();
-  if (Lv != DiagnosticsEngine::Ignored)
-    Text += (Twine(" [") + (Lv == DiagnosticsEngine::Error ? "-Werror," : "") + "-W" +
-             ownWarningName(W) + "]")
-                .str();
-  return Diags.Report(
-      L, Diags.getDiagnosticIDs()->getCustomDiagID(static_cast<DiagnosticIDs::Level>(Lv), Text));
+  return reportWithOption(Diags, L, Warnings.level(W, L, SM, Diags.getIgnoreAllWarnings()), Fmt,
+                          ownWarningName(W));
 }
 
 std::string Session::printType(QualType T, StringRef Name) const {

@@ -375,15 +375,7 @@ private:
       if (Next != tok::raw_identifier && Next != tok::l_brace && Next != tok::r_brace &&
           Next != tok::semi)
         continue;
-      std::string Lower = T.Ident.lower();
-      StringRef Best;
-      unsigned BestDistance = 3;
-      for (StringRef W : Words)
-        if (unsigned D = StringRef(Lower).edit_distance(W, true, 2); D < BestDistance) {
-          Best = W;
-          BestDistance = D;
-        }
-      if (!Best.empty()) {
+      if (StringRef Best = nearestKeyword(T.Ident, Words); !Best.empty()) {
         note(T.Off, "'%0' is not a PARC keyword: did you mean '%1'?", {userName(T.Ident), Best});
         return;
       }
@@ -1012,17 +1004,12 @@ bool TokenPass::misspeltOpener(size_t I) {
       TypeNext = N.Ident.ends_with("_t");
     }
   }
-  std::string Lower = T.Ident.lower();
-  StringRef Best;
-  unsigned BestDistance = 3;
-  for (StringRef W : {"parfor", "lparfor", "parblock"}) {
-    if (!(W == "parblock" ? N.Kind == tok::l_brace : TypeNext))
-      continue;
-    if (unsigned D = StringRef(Lower).edit_distance(W, true, 2); D < BestDistance) {
-      Best = W;
-      BestDistance = D;
-    }
-  }
+  SmallVector<StringRef, 2> Fits;
+  if (TypeNext)
+    Fits.append({"parfor", "lparfor"});
+  if (N.Kind == tok::l_brace)
+    Fits.push_back("parblock");
+  StringRef Best = nearestKeyword(T.Ident, Fits);
   if (Best.empty())
     return true;
   return error(T.Off, "'%0' is not a PARC keyword: did you mean '%1'?", {userName(T.Ident), Best});
@@ -1207,6 +1194,18 @@ TokenPassResult TokenPass::run() {
 TokenPassResult runTokenPass(const SourceManager &SM, FileID FID, const LangOptions &LangOpts,
                              ArrayRef<SkippedRange> Skipped, DiagnosticsEngine &Diags) {
   return TokenPass(SM, FID, LangOpts, Skipped, Diags).run();
+}
+
+StringRef nearestKeyword(StringRef Name, ArrayRef<StringRef> Words) {
+  std::string Lower = Name.lower();
+  StringRef Best;
+  unsigned BestDistance = 3;
+  for (StringRef W : Words)
+    if (unsigned D = StringRef(Lower).edit_distance(W, true, 2); D < BestDistance) {
+      Best = W;
+      BestDistance = D;
+    }
+  return Best;
 }
 
 bool looksGenerated(StringRef N) {

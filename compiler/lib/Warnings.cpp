@@ -32,11 +32,25 @@ unsigned ownWarningMask(StringRef Group) {
   return 0;
 }
 
+namespace {
+enum class OptionAct { Enable, Disable, Error, NoError };
+
+/// -W<Opt>, Opt without the -W: what it does and the group it names.
+StringRef splitOption(StringRef Opt, OptionAct &Act) {
+  Act = OptionAct::Enable;
+  if (Opt.consume_front("no-error="))
+    Act = OptionAct::NoError;
+  else if (Opt.consume_front("error="))
+    Act = OptionAct::Error;
+  else if (Opt.consume_front("no-"))
+    Act = OptionAct::Disable;
+  return Opt;
+}
+} // namespace
+
 StringRef ownWarningGroupOf(StringRef Opt) {
-  StringRef G = Opt;
-  if (!G.consume_front("no-error="))
-    if (!G.consume_front("error="))
-      G.consume_front("no-");
+  OptionAct Act;
+  StringRef G = splitOption(Opt, Act);
   // -WParc too: a name of ours spelt in the wrong case gets our suggestion.
   return G.starts_with_insensitive("parc") ? G : StringRef();
 }
@@ -72,30 +86,23 @@ void OwnWarningState::applyOption(StringRef Opt) {
     UnknownGroups = Opt == "unknown-warning-option";
     return;
   }
-  StringRef G = Opt;
-  enum { Enable, Disable, Error, NoError } Act = Enable;
-  if (G.consume_front("no-error="))
-    Act = NoError;
-  else if (G.consume_front("error="))
-    Act = Error;
-  else if (G.consume_front("no-"))
-    Act = Disable;
-  unsigned Mask = ownWarningMask(G);
+  OptionAct Act;
+  unsigned Mask = ownWarningMask(splitOption(Opt, Act));
   for (unsigned I = 0; I < NumOwnWarnings; ++I) {
     if (!(Mask & (1u << I)))
       continue;
     switch (Act) {
-    case Enable:
+    case OptionAct::Enable:
       Each[I].Enabled = true;
       break;
-    case Disable:
+    case OptionAct::Disable:
       Each[I].Enabled = false;
       break;
-    case Error:
+    case OptionAct::Error:
       Each[I].Enabled = true;
       Each[I].AsError = 1;
       break;
-    case NoError:
+    case OptionAct::NoError:
       Each[I].AsError = 0;
       Each[I].Fatal = false;
       break;
@@ -126,6 +133,17 @@ DiagnosticsEngine::Level OwnWarningState::level(OwnWarning W, bool IgnoreAll) co
     return DiagnosticsEngine::Fatal;
   bool AsError = O.AsError < 0 ? WarningsAsErrors : O.AsError > 0;
   return AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning;
+}
+
+DiagnosticBuilder reportWithOption(DiagnosticsEngine &D, SourceLocation L,
+                                   DiagnosticsEngine::Level Lv, StringRef Fmt, StringRef Option) {
+  std::string Text = Fmt.str();
+  if (Lv != DiagnosticsEngine::Ignored)
+    Text += (Twine(" [") + (Lv == DiagnosticsEngine::Error ? "-Werror," : "") + "-W" + Option +
+             "]")
+                .str();
+  return D.Report(L,
+                  D.getDiagnosticIDs()->getCustomDiagID(static_cast<DiagnosticIDs::Level>(Lv), Text));
 }
 
 DiagnosticsEngine::Level OwnWarningState::unknownGroupLevel(bool IgnoreAll) const {

@@ -91,6 +91,10 @@ struct TokenPassResult {
 /// FUNC_parfor_L12, FUNC_lparfor_L12, FUNC_parblock_L12.
 bool looksGenerated(llvm::StringRef Name);
 
+/// The word of Words nearest to Name, case aside, if it is within two
+/// edits; else empty.  For "did you mean" about a misspelt PARC keyword.
+llvm::StringRef nearestKeyword(llvm::StringRef Name, llvm::ArrayRef<llvm::StringRef> Words);
+
 /// The marker functions, declared in front of the first token of B1.
 extern const char MarkerPrelude[];
 

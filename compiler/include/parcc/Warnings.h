@@ -66,6 +66,13 @@ bool isOwnWarningOption(llvm::StringRef Arg);
 /// name, for "did you mean".
 llvm::StringRef nearestOwnWarning(llvm::StringRef Group);
 
+/// Reports Fmt at L at level Lv with its option as Clang writes it (" [-WOption]",
+/// " [-Werror,-WOption]" when -Werror made it an error): parcc's own
+/// warnings, whose custom IDs belong to no group Clang could name.
+clang::DiagnosticBuilder reportWithOption(clang::DiagnosticsEngine &D, clang::SourceLocation L,
+                                          clang::DiagnosticsEngine::Level Lv,
+                                          llvm::StringRef Fmt, llvm::StringRef Option);
+
 /// What each warning is at one point of the file: off, a warning, an error.
 class OwnWarningState {
 public:
