@@ -473,8 +473,7 @@ bool Collector::VisitSwitchCase(SwitchCase *SC) {
 
 bool analyze(Session &S) {
   Collector V(S);
-  TranslationUnitDecl *TU = S.Ctx.getTranslationUnitDecl();
-  for (Decl *D : TU->decls()) {
+  for (Decl *D : S.checkedDecls()) {
     SourceLocation L = S.SM.getExpansionLoc(D->getBeginLoc());
     if (L.isInvalid() || !S.SM.isWrittenInMainFile(L))
       continue;

@@ -1038,7 +1038,7 @@ void checkPreturnValues(Session &S) {
 /// Clang accepts it as implicit int (parcc keeps Clang's implicit-int a
 /// warning, for K&R code), but GCC rejects it, so parcc does too.
 void checkPrototypes(Session &S) {
-  for (Decl *D : S.Ctx.getTranslationUnitDecl()->decls()) {
+  for (Decl *D : S.checkedDecls()) {
     const auto *FD = dyn_cast<FunctionDecl>(D);
     if (!FD || !FD->hasWrittenPrototype() || !S.inMainFile(FD->getLocation()))
       continue;
@@ -1119,7 +1119,7 @@ public:
 };
 
 void checkAbiNames(Session &S) {
-  AbiNameFinder(S).TraverseDecl(S.Ctx.getTranslationUnitDecl());
+  S.traverseChecked(AbiNameFinder(S));
   // #define and #undef lines of the main file: `# define NAME`.
   SourceLocation Start = S.SM.getLocForStartOfFile(S.SM.getMainFileID());
   for (const auto &L : S.MacroLines) {
@@ -1217,7 +1217,7 @@ public:
   Session &S;
 };
 
-void checkFaa(Session &S) { FaaChecker(S).TraverseDecl(S.Ctx.getTranslationUnitDecl()); }
+void checkFaa(Session &S) { S.traverseChecked(FaaChecker(S)); }
 
 /// A statement that is only the name of the C library's sync, as in
 /// `#define B sync` then `B;`, or `DO(sync)`, or `sync SEMI`: after the
@@ -1341,7 +1341,7 @@ void checkDirectiveNames(Session &S) {
 }
 
 void checkSyncNames(Session &S) {
-  SyncNameChecker(S).TraverseDecl(S.Ctx.getTranslationUnitDecl());
+  S.traverseChecked(SyncNameChecker(S));
 }
 
 /// A local semaphore that is named only as `&s` in parc_P and parc_V calls
@@ -1434,9 +1434,7 @@ public:
 };
 
 void checkSemInits(Session &S) {
-  SemInitChecker C(S);
-  C.TraverseDecl(S.Ctx.getTranslationUnitDecl());
-  C.report();
+  S.traverseChecked(SemInitChecker(S)).report();
 }
 
 /// The static (or _Thread_local) variable declared in an activity whose

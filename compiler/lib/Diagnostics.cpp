@@ -460,7 +460,35 @@ void DiagPrinter::unrename(std::string &Text) const {
     }
 }
 
+void DiagPrinter::noteError(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
+  if (Level < DiagnosticsEngine::Error || DiagnosticIDs::isBuiltinWarningOrExtension(Info.getID()))
+    return;
+  SourceLocation L = Info.getLocation();
+  if (L.isInvalid() || !Info.hasSourceManager()) {
+    ErrorElsewhere = true;
+    return;
+  }
+  const SourceManager &SM = Info.getSourceManager();
+  SourceLocation At = SM.getExpansionLoc(L);
+  if (SM.getFileID(At) != SM.getMainFileID())
+    ErrorElsewhere = true;
+  else
+    ErrorLocs.push_back({&SM, At});
+}
+
+bool DiagPrinter::errorsLocated(const SourceManager &SM, std::vector<SourceLocation> &Out) const {
+  if (ErrorElsewhere)
+    return false;
+  for (auto [In, At] : ErrorLocs)
+    if (In != &SM)
+      return false;
+    else
+      Out.push_back(At);
+  return true;
+}
+
 void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
+  noteError(Level, Info);
   // faa with one argument or three: Clang reports the macro call, notes
   // "macro 'faa' defined here", and then takes faa for an undeclared
   // identifier (with notes, and warnings at the same faa, as "expression

@@ -617,9 +617,17 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = CI.getDiagnostics();
     reportKeywordMacros(CI, St);
-    if (Diags.hasErrorOccurred())
+    // After errors in the parse, the checks still look at the declarations
+    // that hold none (Session::setParseErrors), unless an error stopped the
+    // parse or lies outside the file.
+    std::vector<SourceLocation> Errors;
+    bool AfterErrors = Diags.hasErrorOccurred();
+    if (AfterErrors && (Diags.hasFatalErrorOccurred() ||
+                        !St.Printer->errorsLocated(Ctx.getSourceManager(), Errors)))
       return;
     Session S(Ctx, Diags, St.TP, St.Orig, St.FileName, St.Lower);
+    if (AfterErrors)
+      S.setParseErrors(Errors);
     S.Warnings = St.Warnings;
     for (auto [Begin, End] : S.Warnings.OwnPragmaLines)
       S.Edits.replace(Begin, End,
@@ -628,7 +636,7 @@ public:
     S.Macros = std::move(St.Macros);
     bool Checked = analyze(S) && runChecks(S);
     St.Printer->releaseInLineOrder();
-    if (!Checked)
+    if (!Checked || AfterErrors)
       return;
     // Lowering runs for -fsyntax-only too: it has errors of its own (local
     // types that cannot move to file scope, ...).

@@ -1,6 +1,7 @@
 //===- Session.cpp - state shared by the passes over one file --------------===//
 #include "parcc/Session.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 
@@ -10,6 +11,59 @@
 using namespace clang;
 
 namespace parcc {
+
+namespace {
+
+/// Finds what Clang could not build in a declaration: an invalid
+/// declaration, or an expression that contains errors (a RecoveryExpr, or
+/// one built on it).
+class ErrorFinder : public RecursiveASTVisitor<ErrorFinder> {
+public:
+  bool Found = false;
+  bool VisitDecl(Decl *D) {
+    Found = D->isInvalidDecl();
+    return !Found;
+  }
+  bool VisitExpr(Expr *E) {
+    Found = E->containsErrors();
+    return !Found;
+  }
+};
+
+} // namespace
+
+void Session::setParseErrors(const std::vector<SourceLocation> &Errors) {
+  AfterErrors = true;
+  CheckedKnown = true;
+  Checked.clear();
+  std::vector<unsigned> At;
+  for (SourceLocation L : Errors)
+    At.push_back(SM.getFileOffset(L));
+  std::sort(At.begin(), At.end());
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    SourceRange R = D->getSourceRange();
+    SourceLocation B = SM.getExpansionLoc(R.getBegin()), E = SM.getExpansionLoc(R.getEnd());
+    if (B.isValid() && E.isValid() && SM.isWrittenInMainFile(B) && SM.isWrittenInMainFile(E)) {
+      unsigned Begin = SM.getFileOffset(B), End = endOffset(E);
+      auto It = std::lower_bound(At.begin(), At.end(), Begin);
+      if (It != At.end() && *It < End)
+        continue;
+    }
+    ErrorFinder F;
+    F.TraverseDecl(D);
+    if (!F.Found)
+      Checked.push_back(D);
+  }
+}
+
+const std::vector<Decl *> &Session::checkedDecls() {
+  if (!CheckedKnown) {
+    CheckedKnown = true;
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      Checked.push_back(D);
+  }
+  return Checked;
+}
 
 Session::Session(ASTContext &Ctx, DiagnosticsEngine &Diags, const TokenPassResult &TP,
                  OriginalSource &Orig, std::string FileName, LowerOptions Opts)

@@ -110,6 +110,14 @@ public:
   void setRenamed(const std::vector<std::pair<std::string, std::string>> *R) { Renamed = R; }
   /// TokenPassResult::BodilessSteps.
   void setBodilessSteps(const std::vector<unsigned> *B) { BodilessSteps = B; }
+  /// Where the parse's errors are, in the source manager SM, as locations
+  /// in its main file (expansion locations): parcc's checks then still run
+  /// on the declarations that hold none of them (Frontend.cpp).  Warnings
+  /// that -Werror or a pragma made errors leave the tree whole and are not
+  /// counted.  False when an error has no place in SM's main file (a
+  /// header's, the command line's, or one before the parse).
+  bool errorsLocated(const clang::SourceManager &SM,
+                     std::vector<clang::SourceLocation> &Out) const;
 
   void BeginSourceFile(const clang::LangOptions &LO, const clang::Preprocessor *PP) override;
   void EndSourceFile() override;
@@ -127,6 +135,9 @@ private:
                                bool &InMain) const;
 
   HeldStream OS;
+  void noteError(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info);
+  std::vector<std::pair<const clang::SourceManager *, clang::SourceLocation>> ErrorLocs;
+  bool ErrorElsewhere = false;
   uint64_t lineOrderKey(const clang::Diagnostic &Info, clang::SourceLocation At) const;
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Opts;
   OriginalSource *Orig = nullptr;

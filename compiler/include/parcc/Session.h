@@ -119,6 +119,23 @@ struct Session {
   Model M;
   EditList Edits;
 
+  /// The parse reported errors at Errors (expansion locations in the main
+  /// file): the checks then look only at the top-level declarations that
+  /// hold none of them, are valid, and have no expression Clang could not
+  /// build, so that a class sees its `return` inside a parfor beside its
+  /// typo in one run, not after fixing the typo.  Nothing is lowered.
+  void setParseErrors(const std::vector<clang::SourceLocation> &Errors);
+  bool AfterErrors = false;
+  /// The translation unit's top-level declarations that the checks and the
+  /// analysis look at: all of them, or, after errors, those left whole.
+  const std::vector<clang::Decl *> &checkedDecls();
+  /// A RecursiveASTVisitor over checkedDecls().
+  template <class Visitor> Visitor &traverseChecked(Visitor &&V) {
+    for (clang::Decl *D : checkedDecls())
+      V.TraverseDecl(D);
+    return V;
+  }
+
   /// B1 offset of a location in the main file (file location).
   unsigned offset(clang::SourceLocation L) const;
   /// Offset just past the token at L.
@@ -184,6 +201,8 @@ struct Session {
 
 private:
   std::vector<unsigned> LineStarts;
+  std::vector<clang::Decl *> Checked;
+  bool CheckedKnown = false;
 };
 
 } // namespace parcc
