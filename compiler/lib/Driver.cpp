@@ -30,6 +30,7 @@
 #include <csignal>
 #include <ctime>
 #include <fcntl.h>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -631,10 +632,13 @@ class Runner {
 public:
   Runner(const Options &O) : O(O) {}
 
-  /// Resolves the back-end compiler.  False (reported) if it is not found.
-  bool init() {
+  /// Resolves the back-end compiler.  False (reported, unless Quiet) if
+  /// it is not found.
+  bool init(bool Quiet = false) {
     if (!Program.empty())
       return true;
+    CCArgs.clear();
+    auto fail = [Quiet](const Twine &Msg) { return Quiet ? 1 : parcc::fail(Msg); };
     std::string CC = O.CC;
     if (CC.empty())
       if (std::optional<std::string> E = sys::Process::GetEnv("PARCC_CC"))
@@ -703,6 +707,13 @@ public:
   /// With Out and Err, its standard output and error go to those files.
   bool run(std::vector<std::string> Args, bool Own = false, StringRef Out = {},
            StringRef Err = {}) {
+    sys::ProcessInfo PI = start(std::move(Args), Own, Out, Err);
+    return PI.Pid != sys::ProcessInfo::InvalidPid && wait(PI);
+  }
+  /// run() in two halves, so that two runs can overlap: start() (an
+  /// invalid Pid after a failure, reported) and wait().
+  sys::ProcessInfo start(std::vector<std::string> Args, bool Own = false, StringRef Out = {},
+                         StringRef Err = {}) {
     Failed = false;
     if (O.Verbose && !Own)
       Args.push_back("-v");
@@ -725,8 +736,12 @@ public:
         sys::ExecuteNoWait(Program, Refs, std::nullopt, Redirects, 0, &Msg, &ExecFailed);
     if (ExecFailed || PI.Pid == sys::ProcessInfo::InvalidPid) {
       fail("cannot run '" + Program + "': " + Msg);
-      return false;
+      PI.Pid = sys::ProcessInfo::InvalidPid;
     }
+    return PI;
+  }
+  bool wait(sys::ProcessInfo PI) {
+    std::string Msg;
     BackEndPid.store(PI.Pid); // for onInterrupt
     sys::ProcessInfo Done = sys::Wait(PI, std::nullopt, &Msg);
     BackEndPid.store(0);
@@ -828,6 +843,7 @@ private:
   bool compileEmitted(const Input &In, const std::string &CFile, bool Temp,
                       const std::string &Out, bool Asm);
   std::vector<std::string> emittedFlags(const Input &In) const;
+  const std::vector<std::string> &optionMacros();
   BackEndQuestions questions(const Input &In);
   bool probe(const Input &In, const std::string &Text, std::set<unsigned> &ErrorLines);
   std::string backEndName(const Input &In);
@@ -851,6 +867,7 @@ private:
   std::vector<std::string> TempDirs; // its subdirectories, then itself
   std::set<std::string> DepsWritten; // dependency files this run wrote
   std::optional<std::string> Identity; // the back end's, as backEndName found it
+  std::optional<std::vector<std::string>> OptMacros; // optionMacros
 };
 
 /// Where temporary directories go, as gcc chooses: the first of $TMPDIR,
@@ -978,7 +995,8 @@ void Job::removeTemps() {
 
 FrontendOptions Job::frontFor(const Input &In, const std::string &Obj, std::string &DepAppend) {
   FrontendOptions F;
-  F.ClangArgs = O.Front;
+  F.ClangArgs = optionMacros();
+  F.ClangArgs.insert(F.ClangArgs.end(), O.Front.begin(), O.Front.end());
   F.RuntimeIncludeDir = P.RuntimeInclude;
   F.ResourceDir = PARCC_CLANG_RESOURCE_DIR;
   F.ClangPath = PARCC_CLANG_PATH;
@@ -1104,6 +1122,81 @@ std::vector<std::string> Job::emittedFlags(const Input &In) const {
   A.push_back("-iquote");
   A.push_back(std::string(SrcDir));
   return A;
+}
+
+/// The macros that options only the back end gets define: -march=native
+/// and -mavx2 (__AVX2__), -fopenmp (_OPENMP), -ffast-math (__FAST_MATH__),
+/// -fsanitize=address (__SANITIZE_ADDRESS__), -fPIC (no __PIE__).  The
+/// front end decides the conditionals around constructs and the back end
+/// the others, so both must see them: a tester's parblock under `#ifdef
+/// __AVX2__` took the generic branch while the rest of the file took the
+/// AVX2 one, and `#ifndef _OPENMP` `#error` stopped `parcc -fopenmp`
+/// (CMake's FindOpenMP).  The back end tells them: its `-dM -E` of an
+/// empty file with and without those options (two runs, only when a -m or
+/// -f option goes to it).  The front end gets the difference as -U and -D
+/// options, ahead of the user's.  Options that change the target (-m32)
+/// are left out: the front end parses for the host's.  Nothing when the
+/// back end cannot be run or refuses an option (its compile says why).
+const std::vector<std::string> &Job::optionMacros() {
+  if (OptMacros)
+    return *OptMacros;
+  OptMacros.emplace();
+  std::vector<std::string> Base, With;
+  for (const std::string &A : O.BackCompile)
+    if (StringRef(A).starts_with("-std=") || A == "-ansi")
+      Base.push_back(A);
+  for (const std::string &A : O.BackAndLink) {
+    StringRef F = A;
+    if (F.starts_with("-O"))
+      Base.push_back(A);
+    else if ((F.starts_with("-f") || F.starts_with("-m")) &&
+             !(F == "-m32" || F == "-m64" || F == "-mx32" || F == "-m16" || F == "-miamcu"))
+      With.push_back(A);
+  }
+  if (With.empty() || !R.init(/*Quiet=*/true))
+    return *OptMacros;
+  std::string File = tempFile(0, "parcc-macros.c");
+  std::string Out[2] = {tempFile(0, "parcc-macros-base.h"), tempFile(0, "parcc-macros.h")};
+  if (File.empty() || Out[0].empty() || Out[1].empty() || !writeFile(File, ""))
+    return *OptMacros;
+  // The two runs overlap (each is about 30 ms of gcc's).
+  sys::ProcessInfo Run[2];
+  bool Ran[2];
+  for (int K = 0; K < 2; ++K) {
+    std::vector<std::string> A = {"-dM", "-E", "-x", "c", File};
+    A.insert(A.end(), Base.begin(), Base.end());
+    if (K)
+      A.insert(A.end(), With.begin(), With.end());
+    Run[K] = R.start(A, /*Own=*/true, Out[K], "/dev/null");
+  }
+  for (int K = 0; K < 2; ++K)
+    Ran[K] = Run[K].Pid != sys::ProcessInfo::InvalidPid && R.wait(Run[K]);
+  std::map<std::string, std::string> Defs[2]; // name -> "NAME=VALUE", "F(x)=VALUE"
+  for (int K = 0; K < 2; ++K) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = std::error_code();
+    if (!Ran[0] || !Ran[1] || !(Buf = MemoryBuffer::getFile(Out[K])))
+      return *OptMacros;
+    SmallVector<StringRef, 256> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n');
+    for (StringRef L : Lines) {
+      if (!L.consume_front("#define "))
+        continue;
+      StringRef Name = L.take_until([](char C) { return C == ' ' || C == '('; });
+      StringRef Rest = L.drop_front(Name.size()), Params;
+      if (Rest.starts_with("(")) {
+        Params = Rest.take_front(Rest.find(')') + 1);
+        Rest = Rest.drop_front(Params.size());
+      }
+      Defs[K][Name.str()] = (Name + Params + "=" + Rest.ltrim()).str();
+    }
+  }
+  for (const auto &[Name, Def] : Defs[1])
+    if (auto It = Defs[0].find(Name); It == Defs[0].end() || It->second != Def)
+      OptMacros->insert(OptMacros->end(), {"-U" + Name, "-D" + Def});
+  for (const auto &[Name, Def] : Defs[0])
+    if (!Defs[1].count(Name))
+      OptMacros->push_back("-U" + Name);
+  return *OptMacros;
 }
 
 /// -W options that neither Clang nor the back end knows: a typo (-Wal)
