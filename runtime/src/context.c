@@ -416,6 +416,28 @@ void parc_sched_ctx_make(parc_proc *p, void (*entry)(parc_ctx *)) {
 static struct sigaction old_segv;
 static int segv_installed;
 
+/* Under ThreadSanitizer, sigaction is its interceptor: the kernel calls
+ * TSan's wrapper, which calls segv_handler.  A fault that is not an
+ * overflow then came back, after segv_handler put the old disposition
+ * back through the interceptor, to TSan's report by way of the wrapper,
+ * which cannot report from there: "nested bug in the same thread", with no
+ * stack and no line, for any NULL pointer after the first construct.  So
+ * the disposition the kernel had before (TSan's own handler, or its
+ * wrapper when the program installed one of its own) is read and put back
+ * with the system call itself: the second fault goes straight to it, and
+ * TSan reports the line. */
+#if PARC_TSAN && defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#define PARC_RAW_SEGV 1
+struct kernel_sigaction {
+  void *handler;
+  unsigned long flags;
+  void *restorer;
+  unsigned long mask;
+};
+static struct kernel_sigaction kernel_old_segv;
+static int kernel_old_known;
+#endif
+
 /* Main's stack.  Nothing is computed at start-up but an address in main's
  * frames (main_mark); on a fault, the handler finds the mapping that holds
  * it in /proc/self/maps (open/read only: async-signal-safe) and takes
@@ -565,6 +587,10 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
     overflow_exit(buf, n);
   }
   sigaction(sig, &old_segv, NULL);
+#ifdef PARC_RAW_SEGV
+  if (kernel_old_known)
+    syscall(SYS_rt_sigaction, sig, &kernel_old_segv, NULL, sizeof kernel_old_segv.mask);
+#endif
 }
 
 /* Give the calling thread an alternate signal stack. */
@@ -589,5 +615,9 @@ void parc_sigsegv_install(void) {
   sa.sa_sigaction = segv_handler;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
+#ifdef PARC_RAW_SEGV
+  kernel_old_known = syscall(SYS_rt_sigaction, SIGSEGV, NULL, &kernel_old_segv,
+                             sizeof kernel_old_segv.mask) == 0;
+#endif
   sigaction(SIGSEGV, &sa, &old_segv);
 }
