@@ -222,15 +222,21 @@ void parc_fatal_foreign(const parc_site *site, const parc_wait_site *wsite) {
     snprintf(what, sizeof what, "parc_P");
   }
   /* A processor of another copy of the runtime: each library that
-   * `parcc -shared` built and the program loaded with dlopen(RTLD_LOCAL)
-   * starts its own, which the others cannot see. */
+   * `parcc -shared` built and the program loaded with dlopen(RTLD_LOCAL),
+   * or that hides the runtime's symbols (a version script, which keeps
+   * only the library's interface global, or --exclude-libs), starts its
+   * own, which the others cannot see. */
   char name[16];
   if (pthread_getname_np(pthread_self(), name, sizeof name) == 0 &&
       strncmp(name, PARC_THREAD_NAME, strlen(PARC_THREAD_NAME)) == 0)
     parc_fatal_site(site, "%s ran in an activity of another copy of the runtime: a library "
-                          "built by parcc -shared and loaded with dlopen(RTLD_LOCAL) runs "
-                          "its own, and constructs of one cannot run in activities of "
-                          "another; load such libraries with RTLD_GLOBAL", what);
+                          "built by parcc -shared runs its own when the program loads it "
+                          "with dlopen(RTLD_LOCAL) or when it hides the runtime's parc_* "
+                          "symbols (a version script's 'local: *', -Wl,--exclude-libs), "
+                          "and constructs of one cannot run in activities of another; "
+                          "load such libraries with RTLD_GLOBAL, and keep parc_* global "
+                          "in their version scripts",
+                    what);
   if (site != &at && site)
     parc_fatal_site(site, "%s ran on a thread that libparc did not create (the program's own "
                           "pthread_create or thrd_create): constructs run only in main and in "
