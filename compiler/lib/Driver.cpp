@@ -543,6 +543,11 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
                A == "-nodefaultlibs" || A == "-nostartfiles" || A == "-pie" || A == "-no-pie" ||
                A == "-s") {
       O.Link.push_back({-1, A.str()});
+    } else if (A == "-Ofast") {
+      // Clang 19 warns that -Ofast is deprecated; the back end (gcc) takes
+      // it without a word.  The front end gets what it means.
+      O.Front.insert(O.Front.end(), {"-O3", "-ffast-math"});
+      O.BackAndLink.push_back(A.str());
     } else if (A.starts_with("-O") || A == "-pthread") {
       O.Front.push_back(A.str());
       O.BackAndLink.push_back(A.str());
