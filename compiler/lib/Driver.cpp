@@ -31,6 +31,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <map>
+#include <poll.h>
 #include <optional>
 #include <set>
 #include <string>
@@ -1325,6 +1326,12 @@ std::string Job::wayOut(const Input &In) {
 /// Does what the back end said name a line of the user's file or of the
 /// lowered C (`prog.pc:12:5: error: ...`, a `prog.pc: In function` header)?
 /// Without the messages (unreadable), assume so.
+/// Is Fd a pipe or socket whose reader has gone?
+static bool readerGone(int Fd) {
+  struct pollfd P = {Fd, 0, 0};
+  return poll(&P, 1, 0) == 1 && (P.revents & POLLERR);
+}
+
 static bool aboutTheC(StringRef Said, StringRef Input, StringRef CFile) {
   if (Said.empty())
     return true;
@@ -1375,6 +1382,10 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
   }
   if (Ok)
     return true;
+  // `parcc -S x.pc -o - | head -1`: the back end died writing to a pipe
+  // that its reader closed, and said nothing, as cc says nothing then.
+  if (Out == "-" && readerGone(1))
+    return false;
   // Messages about the lowered C name the user's lines (it has #line), but
   // the text they quote is parcc's: say whose they are.  Not when the back
   // end said nothing of it: an option it does not know, an output it cannot
