@@ -450,13 +450,15 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
         XLang = Lang::Parc;
       else if (L == "none")
         XLang = Lang::None;
-      else if (L == "assembler" || L == "assembler-with-cpp") {
-        // As cc: handed to the back end, which assembles them.
+      else if (L == "assembler" || L == "assembler-with-cpp" || L == "c-header") {
+        // As cc: handed to the back end, which assembles them, or makes a
+        // precompiled header (CMake's target_precompile_headers).
         XLang = Lang::BackEnd;
         BackEndLang = L.str();
       } else
         return fail("language '" + L + "' is not supported; parcc compiles C and PARC (-x c, -x pc)" +
-                    " and hands assembler to the back end (-x assembler, -x assembler-with-cpp)");
+                    " and hands assembler and headers to the back end (-x assembler, -x " +
+                    "assembler-with-cpp, -x c-header)");
     } else if (A == "-MD")
       O.MD = true;
     else if (A == "-MMD")
@@ -1587,7 +1589,13 @@ int Job::run(const char *Argv0) {
     for (const Input &In : O.Inputs) {
       if (In.Object)
         continue; // as cc: linker inputs are ignored when not linking
-      std::string Out = !O.Output.empty() ? O.Output : stemOf(In.Path) + (Asm ? ".s" : ".o");
+      // As cc, a header compiled is a precompiled header, NAME.h.gch
+      // beside it (`parcc -c hh.h` wrote one as hh.o).
+      bool Header = In.Lang == "c-header" ||
+                    (In.Lang.empty() && !In.Parc && StringRef(In.Path).ends_with(".h"));
+      std::string Out = !O.Output.empty()  ? O.Output
+                        : Header && !Asm   ? In.Path + ".gch"
+                                           : stemOf(In.Path) + (Asm ? ".s" : ".o");
       if (!In.Parc) {
         Ok &= compileOther(In, Out, Asm);
         continue;
