@@ -992,8 +992,10 @@ void Job::removeTemps() {
     sys::fs::remove(T);
     sys::DontRemoveFileOnSignal(T);
   }
+  // Recursively: what the back end wrote beside a temporary file (a
+  // .dwo, a .gcno) is gone too.  Every one of them is this run's own.
   for (const std::string &D : TempDirs)
-    sys::fs::remove(D);
+    sys::fs::remove_directories(D);
   for (DirNode *D = TempDirList.exchange(nullptr); D;) {
     DirNode *Next = D->Next;
     delete D;
@@ -1467,14 +1469,17 @@ int Job::describe() {
 /// object (gcc's --coverage, -fprofile-arcs, -ftest-coverage,
 /// -fprofile-generate, and -fprofile-use, which reads them).
 bool Job::profiling() const {
+  bool SplitDwarf = false;
   for (const std::string &F : O.BackAndLink) {
     StringRef A(F);
     if (A == "--coverage" || A == "-coverage" || A == "-fprofile-arcs" ||
         A == "-ftest-coverage" || A.starts_with("-fprofile-generate") ||
         A.starts_with("-fprofile-use"))
       return true;
+    if (A == "-gsplit-dwarf" || A == "-gno-split-dwarf")
+      SplitDwarf = A == "-gsplit-dwarf";
   }
-  return false;
+  return SplitDwarf;
 }
 
 /// The object of input In when a program is linked with profiling
@@ -1483,7 +1488,8 @@ bool Job::profiling() const {
 /// a temporary directory (which the program then creates again at run
 /// time).  As gcc does for `gcc --coverage a.c -o prog`, the files are
 /// PROG-a.gcno and PROG-a.gcda next to the program: the object is
-/// PROG-a.o there, removed after the link.
+/// PROG-a.o there, removed after the link.  The same for -gsplit-dwarf,
+/// whose PROG-a.dwo the program's debug information names.
 std::string Job::profileObject(const Input &In) {
   std::string Prog = O.Output.empty() ? "a.out" : O.Output;
   SmallString<256> Obj(sys::path::parent_path(Prog));
