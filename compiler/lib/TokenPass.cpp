@@ -575,6 +575,34 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
               {Name->Ident, name(F)});
         return headerNote(F);
       }
+      // `parfor int i[2]; ...`, `parfor int (i); ...`: a name is there,
+      // declared as something other than one variable.
+      if (Var.Kind == tok::r_square) {
+        // K: the '[' of the first of the trailing `[...]`s.
+        size_t K = E;
+        while (K > B && Toks[K - 1].Kind == tok::r_square) {
+          int Depth = 0;
+          for (--K; K > B; --K) {
+            Depth += Toks[K].Kind == tok::r_square ? 1 : Toks[K].Kind == tok::l_square ? -1 : 0;
+            if (Depth == 0)
+              break;
+          }
+        }
+        if (K > B && K < E && Toks[K].Kind == tok::l_square &&
+            Toks[K - 1].Kind == tok::raw_identifier && !isKeyword(Toks[K - 1].Ident)) {
+          error(Toks[K].Off, "index '%0' of '%1' cannot be an array", {Toks[K - 1].Ident, name(F)});
+          note(Toks[K - 1].Off, "each activity gets one value of the index, in a variable of "
+                                "integer type: 'TYPE %0; FROM; TO; STEP;'",
+               {Toks[K - 1].Ident});
+          return false;
+        }
+      }
+      if (Var.Kind == tok::r_paren && E - B >= 4 && Toks[E - 3].Kind == tok::l_paren &&
+          Toks[E - 2].Kind == tok::raw_identifier && !isKeyword(Toks[E - 2].Ident)) {
+        error(Toks[E - 3].Off, "write the index '%0' of '%1' without parentheses",
+              {Toks[E - 2].Ident, name(F)});
+        return headerNote(F);
+      }
       error(Var.Off, "expected the name of the index variable in '%0' header", {name(F)});
       return headerNote(F);
     }
