@@ -159,8 +159,15 @@ bool BackEndFeatures::asksCompiler(SourceLocation From, Preprocessor &PP) const 
   std::set<const MacroInfo *> Seen;
   if (directiveWords(SM, PP.getLangOpts(), B, [&](const Token &T) {
         StringRef W = T.getRawIdentifier();
-        if (const MacroInfo *MI = PP.getMacroInfo(PP.getIdentifierInfo(W)))
-          Todo.push_back(MI);
+        // A name the table does not hold names no macro.  Looked up, not
+        // added: an identifier added here, in code inlined into parcc,
+        // could start one of the table's slabs, which parcc's
+        // AddressSanitizer builds poison and libclang, built without it,
+        // then fills (a false use-after-poison that the fuzzer found).
+        auto It = PP.getIdentifierTable().find(W);
+        if (It != PP.getIdentifierTable().end())
+          if (const MacroInfo *MI = PP.getMacroInfo(It->getValue()))
+            Todo.push_back(MI);
         return Asks(W);
       }))
     return true;

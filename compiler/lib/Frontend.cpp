@@ -461,10 +461,16 @@ public:
     if (!D.honoured(O))
       return;
     Sema &S = CI.getSema();
+    IdentifierTable &Table = CI.getPreprocessor().getIdentifierTable();
     for (const Token &T : D.Names) {
-      IdentifierInfo &II = CI.getPreprocessor().getIdentifierTable().get(T.getRawIdentifier());
-      auto *V = dyn_cast_or_null<VarDecl>(
-          S.LookupSingleName(S.getCurScope(), &II, T.getLocation(), Sema::LookupOrdinaryName));
+      // Looked up, not added (a name the table lacks names no variable):
+      // see BackEndFeatures::asksCompiler.
+      auto It = Table.find(T.getRawIdentifier());
+      if (It == Table.end())
+        continue;
+      auto *V = dyn_cast_or_null<VarDecl>(S.LookupSingleName(S.getCurScope(), It->getValue(),
+                                                             T.getLocation(),
+                                                             Sema::LookupOrdinaryName));
       if (!V)
         continue;
       if (!V->hasAttr<UnusedAttr>())
