@@ -44,6 +44,7 @@ void DiagPrinter::BeginSourceFile(const LangOptions &L, const Preprocessor *) {
   FaaArity = DropNotes = false;
   FaaDropped.clear();
   DroppedParens.clear();
+  ClangColumns.clear();
   OrigTD.reset();
   OtherTD.reset();
 }
@@ -70,16 +71,40 @@ void HeldStream::release() {
   Real.flush();
 }
 
-/// Where a diagnostic goes among the held ones: its line in the user's
-/// file (within a line, Clang's order stays: `n = n + "x"` reports column
-/// 17 before 13), or after them all (a header's, one without a place).
-uint64_t DiagPrinter::lineOrderKey(const Diagnostic &Info, SourceLocation At) const {
+/// Where a diagnostic goes among the held ones: its line and column in the
+/// user's file (within a line, Clang's own keep their order: `n = n + "x"`
+/// reports column 17 before 13), a header's the line that includes it, or
+/// after them all (one without a place).
+uint64_t DiagPrinter::lineOrderKey(const Diagnostic &Info, SourceLocation At) {
   if (!Orig || !Info.hasSourceManager() || At.isInvalid())
     return UINT64_MAX;
   const SourceManager &SM = Info.getSourceManager();
   bool InMain = true;
   SourceLocation L = &SM == &Orig->sm() ? SM.getFileLoc(At) : mapLoc(SM, At, InMain);
-  return InMain ? Orig->sm().getSpellingLineNumber(L) : UINT64_MAX;
+  if (!InMain) {
+    // A header's goes where the file includes it (a tester's error in
+    // the header included on line 1 came after line 3's).
+    SourceLocation F = SM.getFileLoc(At);
+    FileID FID = SM.getFileID(F);
+    while (FID.isValid() && FID != SM.getMainFileID() && SM.getIncludeLoc(FID).isValid()) {
+      F = SM.getIncludeLoc(FID);
+      FID = SM.getFileID(F);
+    }
+    if (FID == SM.getMainFileID())
+      L = mapLoc(SM, F, InMain);
+  }
+  if (!InMain)
+    return UINT64_MAX;
+  // Within a line, by column, but Clang's own keep their order: each
+  // counts as far along the line as the furthest of Clang's before it.
+  uint64_t Line = Orig->sm().getSpellingLineNumber(L);
+  uint64_t Col = std::min<uint64_t>(Orig->sm().getSpellingColumnNumber(L), (1u << 24) - 1);
+  if (Info.getID() < diag::DIAG_UPPER_LIMIT) {
+    unsigned &Furthest = ClangColumns[Line];
+    Furthest = std::max<unsigned>(Furthest, Col);
+    Col = Furthest;
+  }
+  return Line << 24 | Col;
 }
 
 // Before CompilerInstance prints "N errors generated.": a parse with
@@ -470,10 +495,14 @@ void DiagPrinter::noteError(DiagnosticsEngine::Level Level, const Diagnostic &In
   }
   const SourceManager &SM = Info.getSourceManager();
   SourceLocation At = SM.getExpansionLoc(L);
-  if (SM.getFileID(At) != SM.getMainFileID())
-    ErrorElsewhere = true;
-  else
+  if (SM.getFileID(At) == SM.getMainFileID())
     ErrorLocs.push_back({&SM, At});
+  else if (SM.isInSystemHeader(At) || !SM.getFileEntryRefForID(SM.getFileID(At)))
+    // A system header's (parc.h's among them), or the command line's.
+    ErrorElsewhere = true;
+  // A header of the user's: the declarations of the file that use what it
+  // could not declare hold what Clang could not build, and are left out
+  // for that (Session::setParseErrors); the others are checked.
 }
 
 bool DiagPrinter::errorsLocated(const SourceManager &SM, std::vector<SourceLocation> &Out) const {
@@ -604,6 +633,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     if (Typo != StringRef::npos) {
       Msg.resize(Typo);
       DropFixIts = true;
+      DropNotes = true; // "'perror' declared here", for the dropped suggestion
     }
   }
   StringRef TypoName;
@@ -642,7 +672,8 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   SourceLocation Loc = mapLoc(SM, At, InMain);
   if (!InMain) {
     otherTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), Level, Msg,
-                             Info.getRanges(), Info.getFixItHints(), &Info);
+                             Info.getRanges(),
+                             DropFixIts ? ArrayRef<FixItHint>() : Info.getFixItHints(), &Info);
     if (Stray)
       otherTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), DiagnosticsEngine::Note,
                                StrayWhy, {}, {});

@@ -720,12 +720,15 @@ public:
   }
   /// run() in two halves, so that two runs can overlap: start() (an
   /// invalid Pid after a failure, reported) and wait().
+  /// CC: the back end's own words (PARCC_CC's options) to use instead of
+  /// its own.
   sys::ProcessInfo start(std::vector<std::string> Args, bool Own = false, StringRef Out = {},
-                         StringRef Err = {}) {
+                         StringRef Err = {}, const std::vector<std::string> *CC = nullptr) {
     Failed = false;
     if (O.Verbose && !Own)
       Args.push_back("-v");
-    Args.insert(Args.begin(), CCArgs.begin(), CCArgs.end());
+    const std::vector<std::string> &Words = CC ? *CC : CCArgs;
+    Args.insert(Args.begin(), Words.begin(), Words.end());
     Args.insert(Args.begin(), Program);
     if (O.Verbose) {
       for (size_t I = 0; I < Args.size(); ++I)
@@ -763,6 +766,8 @@ public:
 
   /// The back end as the user named it: "cc", "clang-19", PARCC_CC's words.
   const std::string &given() const { return Given; }
+  /// The options among PARCC_CC's words (after init()).
+  const std::vector<std::string> &ccArgs() const { return CCArgs; }
   /// Whether the last run() ran the back end and it reported failure (its
   /// messages are out), rather than not running or ending on a signal.
   bool failed() const { return Failed; }
@@ -1151,19 +1156,37 @@ const std::vector<std::string> &Job::optionMacros() {
   if (OptMacros)
     return *OptMacros;
   OptMacros.emplace();
+  // The options that may define macros: -f and -m, but not those that
+  // change the target.
+  auto Defining = [](StringRef F) {
+    return (F.starts_with("-f") || F.starts_with("-m")) &&
+           !(F == "-m32" || F == "-m64" || F == "-mx32" || F == "-m16" || F == "-miamcu");
+  };
   std::vector<std::string> Base, With;
   for (const std::string &A : O.BackCompile)
     if (StringRef(A).starts_with("-std=") || A == "-ansi")
       Base.push_back(A);
   for (const std::string &A : O.BackAndLink) {
     StringRef F = A;
-    if (F.starts_with("-O"))
-      Base.push_back(A);
-    else if ((F.starts_with("-f") || F.starts_with("-m")) &&
-             !(F == "-m32" || F == "-m64" || F == "-mx32" || F == "-m16" || F == "-miamcu"))
+    if (F == "-Ofast") {
+      // -O3 and gcc's fast-math macros (__RECIPROCAL_MATH__, ...), which
+      // Clang's -ffast-math, the front end's -Ofast, does not all define.
+      Base.push_back("-O3");
       With.push_back(A);
+    } else if (F.starts_with("-O")) {
+      Base.push_back(A);
+    } else if (Defining(F)) {
+      With.push_back(A);
+    }
   }
-  if (With.empty() || !R.init(/*Quiet=*/true))
+  // PARCC_CC="gcc -mavx2": its options too, which the base run leaves out.
+  if (!R.init(/*Quiet=*/true))
+    return *OptMacros;
+  std::vector<std::string> BaseCC;
+  for (const std::string &A : R.ccArgs())
+    if (!Defining(A))
+      BaseCC.push_back(A);
+  if (With.empty() && BaseCC.size() == R.ccArgs().size())
     return *OptMacros;
   std::string File = tempFile(0, "parcc-macros.c");
   std::string Out[2] = {tempFile(0, "parcc-macros-base.h"), tempFile(0, "parcc-macros.h")};
@@ -1177,7 +1200,7 @@ const std::vector<std::string> &Job::optionMacros() {
     A.insert(A.end(), Base.begin(), Base.end());
     if (K)
       A.insert(A.end(), With.begin(), With.end());
-    Run[K] = R.start(A, /*Own=*/true, Out[K], "/dev/null");
+    Run[K] = R.start(A, /*Own=*/true, Out[K], "/dev/null", K ? nullptr : &BaseCC);
   }
   for (int K = 0; K < 2; ++K)
     Ran[K] = Run[K].Pid != sys::ProcessInfo::InvalidPid && R.wait(Run[K]);
@@ -1200,9 +1223,28 @@ const std::vector<std::string> &Job::optionMacros() {
       Defs[K][Name.str()] = (Name + Params + "=" + Rest.ltrim()).str();
     }
   }
-  for (const auto &[Name, Def] : Defs[1])
-    if (auto It = Defs[0].find(Name); It == Defs[0].end() || It->second != Def)
-      OptMacros->insert(OptMacros->end(), {"-U" + Name, "-D" + Def});
+  // Clang's omp.h declares functions twice where _OPENMP is 201811 or
+  // more (OpenMP 5.0's `begin declare variant`, which the front end, not
+  // honouring OpenMP, does not read): the front end gets 201511, gcc 12's.
+  if (auto It = Defs[1].find("_OPENMP"); It != Defs[1].end()) {
+    unsigned long long V = 0;
+    if (!StringRef(It->second).split('=').second.getAsInteger(10, V) && V >= 201811)
+      It->second = "_OPENMP=201511";
+  }
+  for (const auto &[Name, Def] : Defs[1]) {
+    if (auto It = Defs[0].find(Name); It != Defs[0].end() && It->second == Def)
+      continue;
+    if (Name == "__FLT_EVAL_METHOD__") {
+      // A builtin macro to Clang, which warns when it is redefined: set by
+      // the option that it stands for (-mfpmath=387 makes it 2).
+      StringRef V = StringRef(Def).split('=').second.trim();
+      if (V == "0" || V == "1" || V == "2")
+        OptMacros->push_back(std::string("-ffp-eval-method=") +
+                             (V == "0" ? "source" : V == "1" ? "double" : "extended"));
+      continue;
+    }
+    OptMacros->insert(OptMacros->end(), {"-U" + Name, "-D" + Def});
+  }
   for (const auto &[Name, Def] : Defs[0])
     if (!Defs[1].count(Name))
       OptMacros->push_back("-U" + Name);

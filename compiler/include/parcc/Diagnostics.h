@@ -19,6 +19,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnostic.h"
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -114,8 +115,10 @@ public:
   /// in its main file (expansion locations): parcc's checks then still run
   /// on the declarations that hold none of them (Frontend.cpp).  Warnings
   /// that -Werror or a pragma made errors leave the tree whole and are not
-  /// counted.  False when an error has no place in SM's main file (a
-  /// header's, the command line's, or one before the parse).
+  /// counted, nor are the errors in the user's own headers (what uses
+  /// their broken declarations is broken too).  False when an error has
+  /// no place in SM's main file or a user's header (a system header's, the
+  /// command line's, or one before the parse).
   bool errorsLocated(const clang::SourceManager &SM,
                      std::vector<clang::SourceLocation> &Out) const;
 
@@ -138,7 +141,9 @@ private:
   void noteError(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info);
   std::vector<std::pair<const clang::SourceManager *, clang::SourceLocation>> ErrorLocs;
   bool ErrorElsewhere = false;
-  uint64_t lineOrderKey(const clang::Diagnostic &Info, clang::SourceLocation At) const;
+  uint64_t lineOrderKey(const clang::Diagnostic &Info, clang::SourceLocation At);
+  /// Per line, the furthest column of Clang's diagnostics so far.
+  std::map<uint64_t, unsigned> ClangColumns;
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Opts;
   OriginalSource *Orig = nullptr;
   const PosMap *Map = nullptr;
