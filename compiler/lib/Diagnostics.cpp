@@ -56,19 +56,53 @@ void HeldStream::write_impl(const char *Ptr, size_t Size) {
     return;
   }
   if (Groups.empty())
-    Groups.push_back({UINT64_MAX, {}});
+    Groups.push_back({UINT64_MAX, DiagnosticsEngine::Note, {}});
   Groups.back().Text.append(Ptr, Size);
 }
 
-void HeldStream::release() {
+HeldStream::Released HeldStream::release(unsigned ErrorLimit) {
   flush();
   Holding = false;
+  Released R;
+  R.Any = !Groups.empty();
   std::stable_sort(Groups.begin(), Groups.end(),
                    [](const Group &A, const Group &B) { return A.Key < B.Key; });
-  for (const Group &G : Groups)
+  for (const Group &G : Groups) {
+    bool Error = G.Level >= DiagnosticsEngine::Error;
+    if (Error && ErrorLimit && R.Errors == ErrorLimit) {
+      R.Limited = true;
+      break;
+    }
     Real << G.Text;
+    R.Errors += Error;
+    R.Warnings += G.Level == DiagnosticsEngine::Warning;
+    if (G.Level == DiagnosticsEngine::Fatal)
+      break;
+  }
   Groups.clear();
   Real.flush();
+  return R;
+}
+
+void DiagPrinter::releaseInLineOrder() {
+  if (!OS.holding())
+    return;
+  HeldStream::Released R = OS.release(ErrorLimit);
+  if (!R.Any)
+    return;
+  // The counts of "N errors generated." are of what was printed.
+  NumErrors = R.Errors;
+  NumWarnings = R.Warnings;
+  if (R.Limited) {
+    TextDiagnostic::printDiagnosticLevel(OS, DiagnosticsEngine::Fatal, Opts->ShowColors);
+    TextDiagnostic::printDiagnosticMessage(
+        OS, false,
+        Opts->ShowOptionNames ? "too many errors emitted, stopping now [-ferror-limit=]"
+                              : "too many errors emitted, stopping now",
+        0, 0, Opts->ShowColors);
+    OS.flush();
+    ++NumErrors;
+  }
 }
 
 /// Where a diagnostic goes among the held ones: its line and column in the
@@ -109,7 +143,7 @@ uint64_t DiagPrinter::lineOrderKey(const Diagnostic &Info, SourceLocation At) {
 
 // Before CompilerInstance prints "N errors generated.": a parse with
 // errors never reaches the checks, which release the rest.
-void DiagPrinter::EndSourceFile() { OS.release(); }
+void DiagPrinter::EndSourceFile() { releaseInLineOrder(); }
 
 TextDiagnostic &DiagPrinter::origTD() {
   if (!OrigTD)
@@ -649,7 +683,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (Opts->ShowOptionNames)
     appendOptionName(Msg, Level, Info);
   if (OS.holding() && Level != DiagnosticsEngine::Note)
-    OS.startGroup(lineOrderKey(Info, At));
+    OS.startGroup(lineOrderKey(Info, At), Level);
 
   if (!Info.hasSourceManager() || Info.getLocation().isInvalid()) {
     TextDiagnostic::printDiagnosticLevel(OS, Level, Opts->ShowColors);

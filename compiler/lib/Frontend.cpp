@@ -673,7 +673,8 @@ protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     // Clang's diagnostics and parcc's checks' are printed together in
     // line order (DiagPrinter::holdInLineOrder).
-    St.Printer->holdInLineOrder();
+    St.Printer->holdInLineOrder(CI.getDiagnosticOpts().ErrorLimit);
+    CI.getDiagnostics().setErrorLimit(0);
     for (const auto &M : CI.getPreprocessorOpts().Macros)
       if (StringRef(M.first).take_until([](char C) { return C == '='; }) == "__PARCC__")
         St.Lower.DefinesParcc = !M.second;

@@ -64,9 +64,20 @@ public:
   void hold() { Holding = true; }
   bool holding() const { return Holding; }
   /// A diagnostic that is not a note begins; Key orders it.
-  void startGroup(uint64_t Key) { Groups.push_back({Key, {}}); }
+  void startGroup(uint64_t Key, clang::DiagnosticsEngine::Level Level) {
+    Groups.push_back({Key, Level, {}});
+  }
+  /// What release() passed on.
+  struct Released {
+    unsigned Errors = 0, Warnings = 0;
+    bool Limited = false; // stopped at the error limit
+    bool Any = false;     // anything was held
+  };
   /// Passes the held diagnostics on, by Key (stable), and stops holding.
-  void release();
+  /// As Clang's engine would have: after ErrorLimit errors (0: none), the
+  /// rest is dropped (the caller says so), and so is everything after a
+  /// fatal error.
+  Released release(unsigned ErrorLimit = 0);
   bool is_displayed() const override { return Real.is_displayed(); }
 
 private:
@@ -75,6 +86,7 @@ private:
 
   struct Group {
     uint64_t Key;
+    clang::DiagnosticsEngine::Level Level;
     std::string Text;
   };
   llvm::raw_ostream &Real;
@@ -94,8 +106,15 @@ public:
   /// checks end, then printed in the order of their lines (a tester's
   /// mistakes on lines 2, 3, 4 and 5 were reported 2, 5, 4, 3: Clang's
   /// first, then parcc's check by check).
-  void holdInLineOrder() { OS.hold(); }
-  void releaseInLineOrder() { OS.release(); }
+  /// The parse's engine gets no error limit while the diagnostics are
+  /// held (parcc's checks report after the parse, and their errors on
+  /// earlier lines would be cut while Clang's later ones were kept): the
+  /// limit, Limit (-ferror-limit), is applied here, in line order.
+  void holdInLineOrder(unsigned Limit) {
+    ErrorLimit = Limit;
+    OS.hold();
+  }
+  void releaseInLineOrder();
   void setOriginal(OriginalSource *O) { Orig = O; }
   void setMap(const PosMap *M) { Map = M; }
   /// B1 range of the marker declarations: notes pointing there are dropped.
@@ -138,6 +157,7 @@ private:
                                bool &InMain) const;
 
   HeldStream OS;
+  unsigned ErrorLimit = 0;
   void noteError(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info);
   std::vector<std::pair<const clang::SourceManager *, clang::SourceLocation>> ErrorLocs;
   bool ErrorElsewhere = false;
