@@ -28,6 +28,7 @@
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Pragma.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -689,6 +690,12 @@ protected:
     PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, PP));
     PP.addPPCallbacks(std::make_unique<DiagnosticPragmaRecorder>(CI, St.Warnings));
     watchTokens(PP, St.Macros, *St.Features);
+    // gcc's pragmas that Clang does not know: the emitted C keeps them for
+    // the back end, which honours them (gcc does), and -Wall warned
+    // "unknown pragma ignored" about valid code.
+    for (const char *Name :
+         {"ivdep", "optimize", "target", "push_options", "pop_options", "reset_options"})
+      PP.AddPragmaHandler("GCC", new EmptyPragmaHandler(Name));
     return true;
   }
 
