@@ -17,6 +17,7 @@
 #include "parcc/Analysis.h"
 #include "parcc/Lowering.h"
 
+#include "clang/AST/Attr.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 
@@ -122,10 +123,44 @@ std::string Outliner::placeLines(const std::string &Fn, unsigned Line) const {
   return Out;
 }
 
+/// The attributes of the enclosing function that say how its code is to be
+/// compiled, which its activities' code, outlined, must keep: target
+/// ("avx2": an lparfor of AVX2 intrinsics in such a function did not
+/// compile, the intrinsics being for AVX2 code only), no_sanitize
+/// (ThreadSanitizer reported the races that the function exempts),
+/// no_instrument_function, no_stack_protector, cold and hot.
+static std::string inheritedAttrs(const FunctionDecl *FD) {
+  // In GNU spelling whatever the user's ([[gnu::target(...)]] is C23's,
+  // and placed before `static` it did not compile with clang).
+  std::string Out;
+  if (!FD)
+    return Out;
+  auto Add = [&Out](const Twine &A) { Out += ("__attribute__((" + A + ")) ").str(); };
+  for (const Attr *A : FD->attrs()) {
+    if (A->isImplicit())
+      continue;
+    if (const auto *T = dyn_cast<TargetAttr>(A))
+      Add("target(\"" + Session::escaped(T->getFeaturesStr()) + "\")");
+    else if (const auto *N = dyn_cast<NoSanitizeAttr>(A))
+      for (StringRef K : N->sanitizers())
+        Add("no_sanitize(\"" + Session::escaped(K) + "\")");
+    else if (isa<NoInstrumentFunctionAttr>(A))
+      Add("no_instrument_function");
+    else if (isa<NoStackProtectorAttr>(A))
+      Add("no_stack_protector");
+    else if (isa<ColdAttr>(A))
+      Add("cold");
+    else if (isa<HotAttr>(A))
+      Add("hot");
+  }
+  return Out;
+}
+
 std::string Outliner::bodyHead(const Construct &C, StringRef Name) const {
   // The function's own lines are the construct's: a breakpoint on it or a
   // profiler's line for its entry names the keyword.
-  std::string Out = S.lineDirective(C.Line) + "static void " + Name.str() +
+  std::string Out = S.lineDirective(C.Line) + inheritedAttrs(C.Func) + "static void " +
+                    Name.str() +
                     "(parc_act *parc_self_, void *parc_envp_) {\n" + S.lineDirective(C.Line);
   if (hasEnv(C)) {
     std::string T = envType(C);
@@ -182,6 +217,20 @@ bool Outliner::lowerFunction(FunctionModel &F) {
   const FunctionDecl *FD = F.FD;
   SourceLocation Begin = S.SM.getExpansionLoc(FD->getBeginLoc());
   unsigned At = S.SM.getFileOffset(Begin);
+  // A C23 attribute before the declaration (`[[gnu::target("avx2")]]
+  // static void f(void)`) is outside its range: the outlined code went in
+  // between, and the attribute fell on parcc's first declaration.
+  for (const Attr *A : FD->attrs()) {
+    if (A->isImplicit() || A->isInherited() || !A->isStandardAttributeSyntax())
+      continue;
+    SourceLocation L = S.SM.getExpansionLoc(A->getRange().getBegin());
+    if (!S.inMainFile(L) || S.SM.getFileOffset(L) >= At)
+      continue;
+    unsigned Off = S.SM.getFileOffset(L);
+    size_t Open = S.TP.Text.rfind("[[", Off);
+    if (Open != std::string::npos && StringRef(S.TP.Text).slice(Open + 2, Off).trim().empty())
+      At = std::min<unsigned>(At, Open);
+  }
   Replayed = At;
   std::string Tag = hoistReturnTag(FD), Block;
   bool Ok = hoistLocalDecls(F, Block);
