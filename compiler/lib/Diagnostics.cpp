@@ -542,10 +542,10 @@ void DiagPrinter::noteError(DiagnosticsEngine::Level Level, const Diagnostic &In
 bool DiagPrinter::errorsLocated(const SourceManager &SM, std::vector<SourceLocation> &Out) const {
   if (ErrorElsewhere)
     return false;
+  // Another source manager's are the token pass's, of a run before this
+  // one (its function is blanked here: Frontend.cpp, blankBody).
   for (auto [In, At] : ErrorLocs)
-    if (In != &SM)
-      return false;
-    else
+    if (In == &SM)
       Out.push_back(At);
   return true;
 }
@@ -559,6 +559,10 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (Level == DiagnosticsEngine::Note && DropNotes)
     return;
   DropNotes = false;
+  if (Recovering && Level == DiagnosticsEngine::Warning) {
+    DropNotes = true;
+    return;
+  }
   SourceLocation DiagLoc = Info.getLocation();
   if (DiagLoc.isValid() && FaaDropped.count(DiagLoc.getRawEncoding())) {
     DropNotes = true;

@@ -39,6 +39,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <optional>
 #include <pthread.h>
 
 using namespace clang;
@@ -821,7 +822,9 @@ static bool onBigStack(std::function<bool()> Fn) {
 }
 
 static bool translateOnThisStack(const std::string &Path, const FrontendOptions &Opts,
-                                 bool SyntaxOnly, std::string &OutC);
+                                 bool SyntaxOnly, std::string &OutC,
+                                 const std::string *Blanked = nullptr,
+                                 DiagPrinter *Shared = nullptr, unsigned Depth = 0);
 
 // Clang's parser reads MS-style inline assembly (__asm { ... }, with
 // -fms-extensions) through the target's assembly parser, as clang's cc1
@@ -843,10 +846,40 @@ bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool Sy
   return onBigStack([&] { return translateOnThisStack(Path, Opts, SyntaxOnly, OutC); });
 }
 
+/// Text with the function body [B, E) blanked: every character but the
+/// line ends and the preprocessor's lines (a macro defined there may be
+/// used further on) made a space, so that every other position stays.
+static std::string blankBody(StringRef Text, unsigned B, unsigned E) {
+  std::string Out = Text.str();
+  bool Continued = false; // the line before was a directive ending in '\\'
+  for (size_t I = B; I < E;) {
+    size_t LineStart = Text.rfind('\n', I);
+    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+    size_t LineEnd = std::min<size_t>(Text.find('\n', I), E);
+    StringRef Line = Text.slice(LineStart, Text.find('\n', I));
+    bool Directive = Continued || Line.ltrim().starts_with("#");
+    Continued = Directive && Line.rtrim().ends_with("\\");
+    if (!Directive)
+      for (size_t J = I; J < LineEnd; ++J)
+        Out[J] = ' ';
+    I = LineEnd + 1;
+  }
+  return Out;
+}
+
+/// Blanked and Shared: a run after the token pass stopped at an error in
+/// a function (TokenPassResult::RecoverBegin), on the text with that
+/// function's body blanked, so that the rest of the file's errors come in
+/// the same run, with the same printer; its warnings are left out (some
+/// would be about the blanked body: unused parameters, no return).
 static bool translateOnThisStack(const std::string &InputPath, const FrontendOptions &Opts,
-                                 bool SyntaxOnly, std::string &OutC) {
+                                 bool SyntaxOnly, std::string &OutC,
+                                 const std::string *Blanked, DiagPrinter *Shared,
+                                 unsigned Depth) {
   std::string Text;
-  if (!readSource(InputPath, Text))
+  if (Blanked)
+    Text = *Blanked;
+  else if (!readSource(InputPath, Text))
     return false;
 
   // Command-line errors (a bad -std=, ...) print in Clang's plain format.
@@ -865,7 +898,12 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
 
   IntrusiveRefCntPtr<DiagnosticOptions> PrintOpts =
       new DiagnosticOptions(Inv->getDiagnosticOpts());
-  DiagPrinter Printer(llvm::errs(), PrintOpts.get());
+  std::optional<DiagPrinter> OwnPrinter;
+  DiagPrinter &Printer = Shared ? *Shared : OwnPrinter.emplace(llvm::errs(), PrintOpts.get());
+  if (Shared)
+    Printer.setRecovering();
+  else // the token pass's diagnostics among the others, in line order
+    Printer.holdInLineOrder(Inv->getDiagnosticOpts().ErrorLimit);
   Printer.BeginSourceFile(Inv->getLangOpts(), nullptr);
   OriginalSource Orig(Path, Text, PrintOpts.get(), &Printer);
   Printer.setOriginal(&Orig);
@@ -895,7 +933,14 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   TokenPassResult TP = runTokenPass(Orig.sm(), Orig.fid(), Inv->getLangOpts(), Skipped,
                                     Orig.diags());
   if (!TP.Ok) {
+    if (TP.RecoverEnd > TP.RecoverBegin && Depth < 32) {
+      std::string Next = blankBody(Text, TP.RecoverBegin, TP.RecoverEnd), Unused;
+      translateOnThisStack(InputPath, Opts, /*SyntaxOnly=*/true, Unused, &Next, &Printer,
+                           Depth + 1);
+      return false;
+    }
     // As Clang ends a failed compilation.
+    Printer.releaseInLineOrder();
     unsigned N = Printer.getNumErrors();
     llvm::errs() << N << (N == 1 ? " error" : " errors") << " generated.\n";
     return false;

@@ -474,6 +474,7 @@ private:
     return Operand && SM.getBufferData(FID).substr(End, T.Off - End).contains('\n');
   }
   bool checkColonColon();
+  void findRecovery(TokenPassResult &R) const;
   bool keywordAsName(size_t I);
   bool cutShort(const Frame &F, size_t I);
   bool stmtBoundaryBefore(size_t I) const;
@@ -1101,6 +1102,31 @@ void TokenPass::flattenStraddlingConditionals() {
   Repls.swap(Kept);
 }
 
+/// The function body that holds the outermost open construct (or, with
+/// none open, the error): a `{` at file level after a `)` and its `}`.
+void TokenPass::findRecovery(TokenPassResult &R) const {
+  unsigned At = Frames.empty() ? LastErrorOff : Toks[Frames.front().KwTok].Off;
+  int Depth = 0;
+  size_t Open = 0;
+  bool Body = false;
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    if (Toks[I].Kind == tok::l_brace) {
+      if (Depth++ == 0) {
+        Open = I;
+        Body = I > 0 && Toks[I - 1].Kind == tok::r_paren;
+      }
+    } else if (Toks[I].Kind == tok::r_brace && Depth > 0 && --Depth == 0) {
+      if (Toks[Open].Off > At)
+        return;
+      if (Body && At < Toks[I].Off) {
+        R.RecoverBegin = Toks[Open].Off + 1;
+        R.RecoverEnd = Toks[I].Off;
+        return;
+      }
+    }
+  }
+}
+
 TokenPassResult TokenPass::run() {
   TokenPassResult R;
   Toks = lexActive(SM, FID, LO, Skipped, Dirs, Saver, DirIdents);
@@ -1139,6 +1165,7 @@ TokenPassResult TokenPass::run() {
       StructureAt[J] = Structure;
     if (!Ok) {
       R.Ok = false;
+      findRecovery(R);
       return R;
     }
   }
@@ -1154,6 +1181,7 @@ TokenPassResult TokenPass::run() {
     }
     unterminatedNotes(F.KwTok, Toks.size(), /*AtEOF=*/true);
     R.Ok = false;
+    findRecovery(R);
     return R;
   }
 

@@ -115,6 +115,9 @@ public:
     OS.hold();
   }
   void releaseInLineOrder();
+  /// The run after the token pass's error (Frontend.cpp, blankBody): its
+  /// warnings are not printed.
+  void setRecovering() { Recovering = true; }
   void setOriginal(OriginalSource *O) { Orig = O; }
   void setMap(const PosMap *M) { Map = M; }
   /// B1 range of the marker declarations: notes pointing there are dropped.
@@ -158,6 +161,7 @@ private:
 
   HeldStream OS;
   unsigned ErrorLimit = 0;
+  bool Recovering = false;
   void noteError(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info);
   std::vector<std::pair<const clang::SourceManager *, clang::SourceLocation>> ErrorLocs;
   bool ErrorElsewhere = false;
