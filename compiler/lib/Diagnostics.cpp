@@ -559,7 +559,12 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (Level == DiagnosticsEngine::Note && DropNotes)
     return;
   DropNotes = false;
-  if (Recovering && Level == DiagnosticsEngine::Warning) {
+  // Clang's warnings, also those that -Werror or a pragma made errors:
+  // some are about the blanked body (no return, unused parameters, a
+  // static function that only it called).
+  if (Recovering && (Level == DiagnosticsEngine::Warning ||
+                     (Level == DiagnosticsEngine::Error &&
+                      DiagnosticIDs::isBuiltinWarningOrExtension(Info.getID())))) {
     DropNotes = true;
     return;
   }

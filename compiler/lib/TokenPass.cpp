@@ -1103,7 +1103,8 @@ void TokenPass::flattenStraddlingConditionals() {
 }
 
 /// The function body that holds the outermost open construct (or, with
-/// none open, the error): a `{` at file level after a `)` and its `}`.
+/// none open, the error): a `{` at file level after a `)` (or a K&R
+/// definition's `;`) and its `}`.
 void TokenPass::findRecovery(TokenPassResult &R) const {
   unsigned At = Frames.empty() ? LastErrorOff : Toks[Frames.front().KwTok].Off;
   int Depth = 0;
@@ -1113,7 +1114,8 @@ void TokenPass::findRecovery(TokenPassResult &R) const {
     if (Toks[I].Kind == tok::l_brace) {
       if (Depth++ == 0) {
         Open = I;
-        Body = I > 0 && Toks[I - 1].Kind == tok::r_paren;
+        // After `)`, or after a K&R definition's parameter declarations.
+        Body = I > 0 && (Toks[I - 1].Kind == tok::r_paren || Toks[I - 1].Kind == tok::semi);
       }
     } else if (Toks[I].Kind == tok::r_brace && Depth > 0 && --Depth == 0) {
       if (Toks[Open].Off > At)
