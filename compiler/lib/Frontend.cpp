@@ -847,7 +847,7 @@ bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool Sy
 }
 
 /// Text with the function body [B, E) blanked: every character but the
-/// line ends and the preprocessor's lines (a macro defined there may be
+/// line ends ('\n' and '\r') and the preprocessor's lines (a macro defined there may be
 /// used further on) made a space, so that every other position stays.
 static std::string blankBody(StringRef Text, unsigned B, unsigned E) {
   std::string Out = Text.str();
@@ -861,7 +861,8 @@ static std::string blankBody(StringRef Text, unsigned B, unsigned E) {
     Continued = Directive && Line.rtrim().ends_with("\\");
     if (!Directive)
       for (size_t J = I; J < LineEnd; ++J)
-        Out[J] = ' ';
+        if (Out[J] != '\r') // a line end to Clang, alone too
+          Out[J] = ' ';
     I = LineEnd + 1;
   }
   return Out;
