@@ -846,8 +846,8 @@ public:
 private:
   int answerQueries();
   int describe();
-  bool profiling() const;
-  std::string profileObject(const Input &In);
+  bool namesFilesByObject() const;
+  std::string objectBesideProgram(const Input &In);
   FrontendOptions frontFor(const Input &In, const std::string &Obj, std::string &DepAppend);
   bool translate(const Input &In, const std::string &Obj, bool SyntaxOnly, std::string &C);
   bool preprocess(const Input &In);
@@ -1369,15 +1369,15 @@ std::string Job::wayOut(const Input &In) {
   return "set PARCC_CC=" + Clang + " or pass --cc=" + Clang;
 }
 
-/// Does what the back end said name a line of the user's file or of the
-/// lowered C (`prog.pc:12:5: error: ...`, a `prog.pc: In function` header)?
-/// Without the messages (unreadable), assume so.
 /// Is Fd a pipe or socket whose reader has gone?
 static bool readerGone(int Fd) {
   struct pollfd P = {Fd, 0, 0};
   return poll(&P, 1, 0) == 1 && (P.revents & POLLERR);
 }
 
+/// Does what the back end said name a line of the user's file or of the
+/// lowered C (`prog.pc:12:5: error: ...`, a `prog.pc: In function` header)?
+/// Without the messages (unreadable), assume so.
 static bool aboutTheC(StringRef Said, StringRef Input, StringRef CFile) {
   if (Said.empty())
     return true;
@@ -1507,10 +1507,11 @@ int Job::describe() {
   return R.run({"-v"}, /*Own=*/true) ? 0 : 1;
 }
 
-/// Whether the back end writes coverage or profile files named after the
-/// object (gcc's --coverage, -fprofile-arcs, -ftest-coverage,
-/// -fprofile-generate, and -fprofile-use, which reads them).
-bool Job::profiling() const {
+/// Whether the back end writes files named after the object: coverage or
+/// profile files (gcc's --coverage, -fprofile-arcs, -ftest-coverage,
+/// -fprofile-generate, and -fprofile-use, which reads them), or a .dwo
+/// (-gsplit-dwarf, unless a -gno-split-dwarf follows).
+bool Job::namesFilesByObject() const {
   bool SplitDwarf = false;
   for (const std::string &F : O.BackAndLink) {
     StringRef A(F);
@@ -1524,15 +1525,15 @@ bool Job::profiling() const {
   return SplitDwarf;
 }
 
-/// The object of input In when a program is linked with profiling
-/// (profiling()): the back end names the .gcno file after the object and
+/// The object of input In when a program is linked and the back end names
+/// files after it (namesFilesByObject()), as with profiling: the back end names the .gcno file after the object and
 /// builds the .gcda path into it, so a temporary object would leave them in
 /// a temporary directory (which the program then creates again at run
 /// time).  As gcc does for `gcc --coverage a.c -o prog`, the files are
 /// PROG-a.gcno and PROG-a.gcda next to the program: the object is
 /// PROG-a.o there, removed after the link.  The same for -gsplit-dwarf,
 /// whose PROG-a.dwo the program's debug information names.
-std::string Job::profileObject(const Input &In) {
+std::string Job::objectBesideProgram(const Input &In) {
   std::string Prog = O.Output.empty() ? "a.out" : O.Output;
   SmallString<256> Obj(sys::path::parent_path(Prog));
   sys::path::append(Obj, sys::path::stem(Prog).str() + "-" + stemOf(In.Path) + ".o");
@@ -1676,8 +1677,8 @@ int Job::run(const char *Argv0) {
         continue;
       }
       // Next to the lowered C (the same name each time: see keyedDir);
-      // with coverage or profile data, see profileObject.
-      std::string Obj = profiling() ? profileObject(In) : "";
+      // with coverage or profile data or a .dwo, see objectBesideProgram.
+      std::string Obj = namesFilesByObject() ? objectBesideProgram(In) : "";
       if (Obj.empty())
         Obj = Temp ? addTemp(sys::path::parent_path(CFile).str(), ObjName) : tempFile(I, ObjName);
       if (Obj.empty() || !compileEmitted(In, CFile, Temp, Obj, false)) {

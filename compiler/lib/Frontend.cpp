@@ -847,16 +847,17 @@ bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool Sy
 }
 
 /// Text with the function body [B, E) blanked: every character but the
-/// line ends ('\n' and '\r') and the preprocessor's lines (a macro defined there may be
-/// used further on) made a space, so that every other position stays.
+/// line ends ('\n' and '\r') and the preprocessor's lines (a macro defined
+/// there may be used further on) made a space, so that every other
+/// position stays.
 static std::string blankBody(StringRef Text, unsigned B, unsigned E) {
   std::string Out = Text.str();
   bool Continued = false; // the line before was a directive ending in '\\'
   for (size_t I = B; I < E;) {
     size_t LineStart = Text.rfind('\n', I);
     LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
-    size_t LineEnd = std::min<size_t>(Text.find('\n', I), E);
-    StringRef Line = Text.slice(LineStart, Text.find('\n', I));
+    size_t NewLine = Text.find('\n', I), LineEnd = std::min<size_t>(NewLine, E);
+    StringRef Line = Text.slice(LineStart, NewLine);
     bool Directive = Continued || Line.ltrim().starts_with("#");
     Continued = Directive && Line.rtrim().ends_with("\\");
     if (!Directive)

@@ -33,9 +33,7 @@ public:
 } // namespace
 
 void Session::setParseErrors(const std::vector<SourceLocation> &Errors) {
-  AfterErrors = true;
-  CheckedKnown = true;
-  Checked.clear();
+  Checked.emplace();
   std::vector<unsigned> At;
   for (SourceLocation L : Errors)
     At.push_back(SM.getFileOffset(L));
@@ -52,17 +50,16 @@ void Session::setParseErrors(const std::vector<SourceLocation> &Errors) {
     ErrorFinder F;
     F.TraverseDecl(D);
     if (!F.Found)
-      Checked.push_back(D);
+      Checked->push_back(D);
   }
 }
 
 const std::vector<Decl *> &Session::checkedDecls() {
-  if (!CheckedKnown) {
-    CheckedKnown = true;
-    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-      Checked.push_back(D);
+  if (!Checked) {
+    DeclContext::decl_range All = Ctx.getTranslationUnitDecl()->decls();
+    Checked.emplace(All.begin(), All.end());
   }
-  return Checked;
+  return *Checked;
 }
 
 Session::Session(ASTContext &Ctx, DiagnosticsEngine &Diags, const TokenPassResult &TP,

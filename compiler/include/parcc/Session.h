@@ -12,6 +12,7 @@
 #include "clang/Basic/Diagnostic.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -125,7 +126,6 @@ struct Session {
   /// build, so that a class sees its `return` inside a parfor beside its
   /// typo in one run, not after fixing the typo.  Nothing is lowered.
   void setParseErrors(const std::vector<clang::SourceLocation> &Errors);
-  bool AfterErrors = false;
   /// The translation unit's top-level declarations that the checks and the
   /// analysis look at: all of them, or, after errors, those left whole.
   const std::vector<clang::Decl *> &checkedDecls();
@@ -201,8 +201,7 @@ struct Session {
 
 private:
   std::vector<unsigned> LineStarts;
-  std::vector<clang::Decl *> Checked;
-  bool CheckedKnown = false;
+  std::optional<std::vector<clang::Decl *>> Checked; // checkedDecls
 };
 
 } // namespace parcc
