@@ -548,8 +548,9 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       O.Link.push_back({-1, A.str()});
     } else if (A == "-Ofast") {
       // Clang 19 warns that -Ofast is deprecated; the back end (gcc) takes
-      // it without a word.  The front end gets what it means.
-      O.Front.insert(O.Front.end(), {"-O3", "-ffast-math"});
+      // it without a word.  The front end gets -O3, and the fast-math
+      // macros from the back end, as for -ffast-math (optionMacros).
+      O.Front.push_back("-O3");
       O.BackAndLink.push_back(A.str());
     } else if (A.starts_with("-O") || A == "-pthread") {
       O.Front.push_back(A.str());
