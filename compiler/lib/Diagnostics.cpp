@@ -691,8 +691,17 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   }
   if (Opts->ShowOptionNames)
     appendOptionName(Msg, Level, Info);
-  if (OS.holding() && Level != DiagnosticsEngine::Note)
-    OS.startGroup(lineOrderKey(Info, At), Level);
+  if (OS.holding() && Level != DiagnosticsEngine::Note) {
+    uint64_t Key = lineOrderKey(Info, At);
+    if (Level >= DiagnosticsEngine::Error && Key != UINT64_MAX) {
+      if (EarlierErrors.count(Key)) {
+        DropNotes = true;
+        return;
+      }
+      ErrorKeys.insert(Key);
+    }
+    OS.startGroup(Key, Level);
+  }
 
   if (!Info.hasSourceManager() || Info.getLocation().isInvalid()) {
     TextDiagnostic::printDiagnosticLevel(OS, Level, Opts->ShowColors);

@@ -870,10 +870,11 @@ static std::string blankBody(StringRef Text, unsigned B, unsigned E) {
 }
 
 /// Blanked and Shared: a run after the token pass stopped at an error in
-/// a function (TokenPassResult::RecoverBegin), on the text with that
-/// function's body blanked, so that the rest of the file's errors come in
-/// the same run, with the same printer; its warnings are left out (some
-/// would be about the blanked body: unused parameters, no return).
+/// a function (TokenPassResult::RecoverBegin), on the text with the
+/// construct in error, or that function's body, blanked, so that the rest
+/// of the file's errors come in the same run, with the same printer; its
+/// warnings are left out (some would be about what is blanked: unused
+/// variables and parameters, no return).
 static bool translateOnThisStack(const std::string &InputPath, const FrontendOptions &Opts,
                                  bool SyntaxOnly, std::string &OutC,
                                  const std::string *Blanked, DiagPrinter *Shared,
@@ -937,6 +938,8 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   if (!TP.Ok) {
     if (TP.RecoverEnd > TP.RecoverBegin && Depth < 32) {
       std::string Next = blankBody(Text, TP.RecoverBegin, TP.RecoverEnd), Unused;
+      if (TP.RecoverStatement) // `if (c) parfor ... epar else` stays C
+        Next[TP.RecoverBegin] = ';';
       translateOnThisStack(InputPath, Opts, /*SyntaxOnly=*/true, Unused, &Next, &Printer,
                            Depth + 1);
       return false;

@@ -474,6 +474,7 @@ private:
     return Operand && SM.getBufferData(FID).substr(End, T.Off - End).contains('\n');
   }
   bool checkColonColon();
+  bool constructExtent(unsigned &Begin, unsigned &End) const;
   void findRecovery(TokenPassResult &R) const;
   bool keywordAsName(size_t I);
   bool cutShort(const Frame &F, size_t I);
@@ -1102,10 +1103,64 @@ void TokenPass::flattenStraddlingConditionals() {
   Repls.swap(Kept);
 }
 
-/// The function body that holds the outermost open construct (or, with
-/// none open, the error): a `{` at file level after a `)` (or a K&R
-/// definition's `;`) and its `}`.
+/// The construct open at the error, Frames.back(), as original offsets
+/// [Begin, End): from its keyword to the end of its `epar`, or, where it
+/// has none (the error is its missing `epar`), to the closer of the block
+/// it is in.  False where the brackets and constructs after it do not nest
+/// (an `epar` inside a bracket it did not open).
+bool TokenPass::constructExtent(unsigned &Begin, unsigned &End) const {
+  const Frame &F = Frames.back();
+  Begin = Toks[F.KwTok].Off;
+  std::vector<int> Open; // the bracket depth of each open construct
+  int Depth = 0;
+  for (size_t I = F.KwTok; I < Toks.size(); ++I) {
+    const RTok &T = Toks[I];
+    if (isOpener(T.Kind)) {
+      ++Depth;
+    } else if (isCloser(T.Kind)) {
+      if (--Depth < 0) {
+        End = T.Off;
+        return true;
+      }
+    } else if (T.Word == KW::Parblock || T.Word == KW::Parfor || T.Word == KW::Lparfor) {
+      Open.push_back(Depth);
+    } else if (T.Word == KW::Epar) {
+      if (Open.empty() || Open.back() != Depth)
+        return false;
+      Open.pop_back();
+      if (Open.empty()) {
+        End = T.Off + T.Len;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/// What the front end sets aside to go on after the error: the construct
+/// in error, where its extent holds the error, so that the rest of its
+/// function is checked too; else the function body that holds the
+/// outermost open construct (or, with none open, the error): a `{` at file
+/// level after a `)` (or a K&R definition's `;`) and its `}`.
 void TokenPass::findRecovery(TokenPassResult &R) const {
+  if (!Frames.empty()) {
+    const Frame &F = Frames.back();
+    unsigned Begin, End;
+    if (F.Kind == CK::Parblock && F.Pb == PB::AfterSection && Brackets.size() == F.Depth) {
+      // A statement where ':' or 'epar' was to follow a section: the epar
+      // left out before it, most often.  The rest is checked as written.
+      R.RecoverBegin = Toks[F.KwTok].Off;
+      R.RecoverEnd = LastErrorOff;
+      R.RecoverStatement = true;
+      return;
+    }
+    if (constructExtent(Begin, End) && Begin <= LastErrorOff && LastErrorOff <= End) {
+      R.RecoverBegin = Begin;
+      R.RecoverEnd = End;
+      R.RecoverStatement = true;
+      return;
+    }
+  }
   unsigned At = Frames.empty() ? LastErrorOff : Toks[Frames.front().KwTok].Off;
   int Depth = 0;
   size_t Open = 0;

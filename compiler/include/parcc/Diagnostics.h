@@ -117,7 +117,14 @@ public:
   void releaseInLineOrder();
   /// The run after the token pass's error (Frontend.cpp, blankBody): its
   /// warnings are not printed.
-  void setRecovering() { Recovering = true; }
+  /// An error where an earlier run's error is (in line order) is left out
+  /// too: it follows from what that run's error made the next run blank
+  /// (`parblock {...} : {...}` and no epar before `sync;`: the sync, now
+  /// outside the parblock).
+  void setRecovering() {
+    Recovering = true;
+    EarlierErrors.insert(ErrorKeys.begin(), ErrorKeys.end());
+  }
   void setOriginal(OriginalSource *O) { Orig = O; }
   void setMap(const PosMap *M) { Map = M; }
   /// B1 range of the marker declarations: notes pointing there are dropped.
@@ -162,6 +169,7 @@ private:
   HeldStream OS;
   unsigned ErrorLimit = 0;
   bool Recovering = false;
+  std::set<uint64_t> ErrorKeys, EarlierErrors; // lineOrderKey of errors
   void noteError(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info);
   std::vector<std::pair<const clang::SourceManager *, clang::SourceLocation>> ErrorLocs;
   bool ErrorElsewhere = false;

@@ -84,11 +84,14 @@ struct TokenPassResult {
   /// Original offsets of the STEP of each parfor or lparfor whose epar
   /// follows its header at once.
   std::vector<unsigned> BodilessSteps;
-  /// After an error (!Ok): the inside of the function body that holds the
-  /// construct in error, [RecoverBegin, RecoverEnd) in the original text
-  /// (empty when there is none, as at file scope).  The front end blanks it
-  /// and goes on, to report the rest of the file's errors in the same run.
+  /// After an error (!Ok): what holds it, [RecoverBegin, RecoverEnd) in
+  /// the original text: the construct in error (RecoverStatement), or else
+  /// the inside of the function body that holds it (empty when there is
+  /// none, as at file scope).  The front end blanks it (a construct becomes
+  /// an empty statement) and goes on, to report the rest of the file's
+  /// errors in the same run.
   unsigned RecoverBegin = 0, RecoverEnd = 0;
+  bool RecoverStatement = false;
 };
 
 /// Whether parcc may generate the identifier Name: parc_..._ (temporaries,
