@@ -66,7 +66,7 @@ void computeCaptures(Session &S) {
 
 //===--- Representation ------------------------------------------------===//
 
-bool Outliner::isVM(const VarDecl *V) const { return V->getType()->isVariablyModifiedType(); }
+bool Outliner::isVM(const VarDecl *V) const { return isVariablyModified(V->getType()); }
 
 static std::string nameOf(const VarDecl *V) { return V->getName().str(); }
 
@@ -156,7 +156,7 @@ static QualType innermost(const ASTContext &Ctx, QualType T) {
 
 /// Does printing T need declarator() rather than Clang's printer?
 bool Outliner::needsDeclarator(QualType T) const {
-  if (T->isVariablyModifiedType())
+  if (isVariablyModified(T))
     return true;
   const auto *TT = innermost(S.Ctx, T)->getAs<TagType>();
   return TT && AnonNames.count(TT->getDecl());
@@ -182,7 +182,7 @@ const TagDecl *Outliner::unnamedTag(QualType T) const {
 /// The dimension measurements of a VM type, for an lvalue Path of that type.
 static void measureDims(const Session &S, QualType T, std::string Path,
                         std::vector<std::string> &Out) {
-  while (T->isVariablyModifiedType()) {
+  while (isVariablyModified(T)) {
     if (const ArrayType *AT = S.Ctx.getAsArrayType(T)) {
       // An element of size 0 (`int a[n][m]` with m == 0, which gcc and
       // clang allow) leaves the dimension unknowable, and dividing by it
@@ -294,7 +294,7 @@ public:
       QualType T = V->getType();
       if (V->isLocalVarDeclOrParm() && !V->isStaticLocal() && !T.isVolatileQualified() &&
           (T->isIntegerType() || T->isRealFloatingType() || T->isPointerType()) &&
-          !T->isAtomicType() && !T->isVariablyModifiedType())
+          !T->isAtomicType() && !isVariablyModified(T))
         Only.insert(V);
     }
     if (Only.empty())
@@ -829,7 +829,7 @@ bool dependsOnLocals(const Decl *D) {
   LocalRefs Refs;
   Refs.TraverseDecl(const_cast<Decl *>(D));
   if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
-    Refs.Found |= TD->getUnderlyingType()->isVariablyModifiedType();
+    Refs.Found |= isVariablyModified(TD->getUnderlyingType());
   return Refs.Found;
 }
 
@@ -890,7 +890,7 @@ llvm::SetVector<const Decl *> Outliner::localTypesNeeded(const FunctionModel &F)
   // row_t r;` with r shared.
   for (const Construct *C : F.PostOrder)
     for (const VarDecl *V : C->Captures)
-      Walk.TraverseType(V->getType()->isVariablyModifiedType() ? V->getType().getCanonicalType()
+      Walk.TraverseType(isVariablyModified(V->getType()) ? V->getType().getCanonicalType()
                                                                : V->getType());
   // A block-scope function declaration gets a file-scope prototype, whose
   // types must be there too (`L make(int);`, L a local typedef).

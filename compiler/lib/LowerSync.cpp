@@ -123,7 +123,7 @@ public:
         if (S.M.declActivity(V) == &A && V != A.Owner->Index)
           Decls.push_back(DS);
       if (const auto *TD = dyn_cast<TypedefNameDecl>(D))
-        if (TD->getUnderlyingType()->isVariablyModifiedType())
+        if (isVariablyModified(TD->getUnderlyingType()))
           VMTypedefs.push_back(DS);
     }
     return true;
@@ -324,7 +324,7 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
       QualType T = V->getType();
       T.removeLocalConst();
       llvm::DenseSet<const RecordDecl *> Seen;
-      if (T->isVariablyModifiedType() || T.isConstQualified() || declaredIn(S, A, T, Seen) ||
+      if (isVariablyModified(T) || T.isConstQualified() || declaredIn(S, A, T, Seen) ||
           S.Ctx.getTypeAlignInChars(T).getQuantity() > 16 || T->isIncompleteType())
         return false;
       // A struct ending in a flexible array must end the frame too.

@@ -1043,12 +1043,12 @@ public:
   bool VisitVarDecl(VarDecl *V) {
     // Two copies of a static or thread-local object would be two objects.
     if (V->isStaticLocal() || V->getTLSKind() != VarDecl::TLS_None ||
-        V->getType()->isVariablyModifiedType())
+        isVariablyModified(V->getType()))
       return fail();
     return true;
   }
   bool VisitTypedefNameDecl(TypedefNameDecl *T) {
-    return !T->getUnderlyingType()->isVariablyModifiedType() || fail();
+    return !isVariablyModified(T->getUnderlyingType()) || fail();
   }
   bool VisitReturnStmt(ReturnStmt *) {
     Ends = true; // preturn (any other return in an activity is an error)

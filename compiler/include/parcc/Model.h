@@ -32,6 +32,14 @@ const char *spellingOf(ConstructKind K);
 const char *abiKindOf(ConstructKind K);
 inline bool isLoop(ConstructKind K) { return K != ConstructKind::Parblock; }
 
+/// Is T variably modified?  Asked of the canonical type: the sugar of a
+/// deduced type (`__auto_type p = vla;`, C23's `auto`) does not carry the
+/// property, and a shared pointer to a VLA declared so lost its row size
+/// in activities (every row was row 0).
+inline bool isVariablyModified(clang::QualType T) {
+  return T.getCanonicalType()->isVariablyModifiedType();
+}
+
 struct Construct;
 
 /// One activity body: a parblock section, or the body of a parfor/lparfor.
