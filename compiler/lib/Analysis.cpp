@@ -72,6 +72,17 @@ Marker markerOf(const Stmt *S) {
 }
 
 namespace {
+/// The locals whose address a function takes.
+class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
+public:
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->getOpcode() == UO_AddrOf)
+      if (const auto *R = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens()))
+        Vars.insert(R->getDecl());
+    return true;
+  }
+  llvm::DenseSet<const ValueDecl *> Vars;
+};
 
 class Collector : public RecursiveASTVisitor<Collector> {
   using Base = RecursiveASTVisitor<Collector>;
@@ -195,6 +206,9 @@ private:
   }
 
   bool handleConstruct(CompoundStmt *CS, Marker K);
+  bool isConstant(const VarDecl *V);
+  /// The current function's locals whose address it takes (isConstant).
+  std::optional<llvm::DenseSet<const ValueDecl *>> AddrTaken;
   void shapeError(const Stmt *At, const char *Kw) {
     S.error(At->getBeginLoc(), "malformed '%0' construct") << Kw;
     Ok = false;
@@ -218,7 +232,10 @@ bool Collector::TraverseFunctionDecl(FunctionDecl *FD) {
   SavedActs.swap(Acts);
   SavedTargets.swap(Targets);
   CurFn = FM.get();
+  std::optional<llvm::DenseSet<const ValueDecl *>> SavedAddrTaken;
+  SavedAddrTaken.swap(AddrTaken);
   bool R = Base::TraverseFunctionDecl(FD);
+  AddrTaken.swap(SavedAddrTaken);
   CurFn = SavedFn;
   Acts.swap(SavedActs);
   Targets.swap(SavedTargets);
@@ -351,6 +368,68 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
   return true;
 }
 
+
+/// V's value as C text that a declaration of V's type takes exactly, if V
+/// is a constant an activity may have its own copy of (Model::ConstantValues).
+static std::string constantText(const VarDecl *V, ASTContext &Ctx) {
+  QualType T = V->getType();
+  if (isa<ParmVarDecl>(V) || !V->hasInit() || T.isVolatileQualified() ||
+      !(V->isConstexpr() || T.isConstQualified()) ||
+      !(T->isIntegralOrEnumerationType() || T->isRealFloatingType()) ||
+      V->hasAttr<AlignedAttr>() || V->hasAttr<CleanupAttr>())
+    return "";
+  const APValue *Val = V->evaluateValue();
+  if (!Val)
+    return "";
+  if (Val->isInt()) {
+    const llvm::APSInt &I = Val->getInt();
+    if (T->isBooleanType())
+      return I.isZero() ? "0" : "1";
+    if (I.isSigned() && I.isNegative()) {
+      if (I.getSignificantBits() > 64)
+        return "";
+      int64_t X = I.getSExtValue();
+      // -2147483648 would be the negation of a long: (-2147483647 - 1).
+      return X == INT64_MIN ? "(-9223372036854775807LL - 1)"
+             : X < INT32_MIN ? "(" + std::to_string(X + 1) + "LL - 1)"
+             : X == INT32_MIN ? "(-2147483647 - 1)"
+                              : "(" + std::to_string(X) + ")";
+    }
+    if (I.getActiveBits() > 64)
+      return "";
+    return std::to_string(I.getZExtValue()) + "ULL";
+  }
+  if (Val->isFloat()) {
+    const llvm::APFloat &F = Val->getFloat();
+    const llvm::fltSemantics &Sem = F.getSemantics();
+    const char *Suffix = &Sem == &llvm::APFloat::IEEEsingle()           ? "F"
+                         : &Sem == &llvm::APFloat::IEEEdouble()         ? ""
+                         : &Sem == &llvm::APFloat::x87DoubleExtended()  ? "L"
+                                                                        : nullptr;
+    if (!Suffix || !F.isFinite())
+      return "";
+    char Buf[64];
+    unsigned N = F.convertToHexString(Buf, 0, /*UpperCase=*/false,
+                                      llvm::RoundingMode::NearestTiesToEven);
+    return "(" + std::string(Buf, N) + Suffix + ")";
+  }
+  return "";
+}
+
+bool Collector::isConstant(const VarDecl *V) {
+  auto [It, New] = M.ConstantValues.try_emplace(V);
+  if (New) {
+    if (!AddrTaken) {
+      AddressTaken Walk;
+      Walk.TraverseDecl(const_cast<FunctionDecl *>(CurFn->FD));
+      AddrTaken = std::move(Walk.Vars);
+    }
+    if (!AddrTaken->count(V))
+      It->second = constantText(V, S.Ctx);
+  }
+  return !It->second.empty();
+}
+
 bool Collector::VisitDeclRefExpr(DeclRefExpr *DRE) {
   Activity *A = cur();
   if (!A)
@@ -359,8 +438,14 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr *DRE) {
   if (const auto *VD = dyn_cast<VarDecl>(D)) {
     if (!VD->isLocalVarDeclOrParm())
       return true;
-    if (M.declActivity(VD) == A)
+    Activity *DA = M.declActivity(VD);
+    if (DA == A)
       return true;
+    if (isConstant(VD)) {
+      for (Activity *X = A; X && X != DA; X = X->Owner->Parent)
+        X->Owner->Constants.insert(VD);
+      return true;
+    }
     M.Uses.push_back({DRE, VD, A});
     return true;
   }

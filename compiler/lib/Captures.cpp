@@ -339,6 +339,15 @@ Outliner::readOnlyCaptures(const Construct &C) const {
 
 std::string Outliner::bodyPrologue(const Construct &C) const {
   std::string Out;
+  for (const VarDecl *V : C.Constants) {
+    // Its own copy, with the value: still a constant expression.
+    QualType T = printable(S.Ctx, V->getType());
+    if (V->isConstexpr())
+      T = T.getUnqualifiedType();
+    std::string N = nameOf(V);
+    Out += "  " + std::string(V->isConstexpr() ? "constexpr " : "") + declare(T, N) + " = " +
+           S.M.ConstantValues.lookup(V) + "; (void)" + N + ";\n";
+  }
   const llvm::SmallPtrSet<const VarDecl *, 8> &RO = readOnlyCaptures(C);
   for (const VarDecl *V : C.Captures) {
     std::string N = nameOf(V), Decl;
@@ -888,10 +897,13 @@ llvm::SetVector<const Decl *> Outliner::localTypesNeeded(const FunctionModel &F)
   // dimensions (outlined code rebuilds the array type from them), never by
   // its typedef's name, which could not be moved: `typedef int row_t[n];
   // row_t r;` with r shared.
-  for (const Construct *C : F.PostOrder)
+  for (const Construct *C : F.PostOrder) {
     for (const VarDecl *V : C->Captures)
       Walk.TraverseType(isVariablyModified(V->getType()) ? V->getType().getCanonicalType()
-                                                               : V->getType());
+                                                         : V->getType());
+    for (const VarDecl *V : C->Constants)
+      Walk.TraverseType(V->getType());
+  }
   // A block-scope function declaration gets a file-scope prototype, whose
   // types must be there too (`L make(int);`, L a local typedef).
   for (const FunctionDecl *FD : F.LocalFunctions)

@@ -91,6 +91,11 @@ struct Construct {
   /// Variables declared outside the construct that its activities (or
   /// constructs nested in them) use, in order of first use.
   llvm::SetVector<const clang::VarDecl *> Captures;
+  /// Variables declared outside the construct that are constants
+  /// (Model::ConstantValues): each body function declares its own, with
+  /// the value, so that the name stays a constant expression there (`case
+  /// K:`, `int buf[K] = {...}`); through the environment it was not.
+  llvm::SetVector<const clang::VarDecl *> Constants;
   /// The function's preturn slot parc_rv_ is reached through the env.
   bool CapturesRV = false;
   /// Some activity of this construct or of a nested one preturns.
@@ -174,6 +179,12 @@ struct Model {
   /// The innermost activity around each loop of FunctionModel::Loops.
   llvm::DenseMap<const clang::Stmt *, Activity *> LoopAct;
   std::vector<VarUse> Uses;
+  /// Locals that activities use as constants, with the value as C text: a
+  /// constexpr object, or a const integer or floating one with a constant
+  /// initializer, of a scalar type whose value can be written exactly,
+  /// whose address the function never takes.  Absent: not yet asked;
+  /// empty: not such a constant.
+  llvm::DenseMap<const clang::VarDecl *, std::string> ConstantValues;
   std::vector<MarkUse> Marks;
   std::vector<PreturnUse> Preturns;
   std::vector<PreturnSite> AllPreturns;
