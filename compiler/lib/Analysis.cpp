@@ -369,6 +369,28 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
 }
 
 
+} // namespace
+
+std::string integerLiteral(const llvm::APSInt &I) {
+  if (I.isSigned() && I.isNegative()) {
+    if (I.getSignificantBits() > 64)
+      return "";
+    int64_t X = I.getSExtValue();
+    // -2147483648 would be the negation of a long: (-2147483647 - 1).
+    return X == INT64_MIN  ? "(-9223372036854775807LL - 1)"
+           : X < INT32_MIN ? "(" + std::to_string(X) + "LL)"
+           : X == INT32_MIN ? "(-2147483647 - 1)"
+                            : "(" + std::to_string(X) + ")";
+  }
+  unsigned Bits = I.getActiveBits();
+  if (Bits > 64)
+    return "";
+  std::string D = std::to_string(I.getZExtValue());
+  return Bits <= 31 ? D : Bits <= 63 ? D + "LL" : D + "ULL";
+}
+
+namespace {
+
 /// V's value as C text that a declaration of V's type takes exactly, if V
 /// is a constant an activity may have its own copy of (Model::ConstantValues).
 static std::string constantText(const VarDecl *V, ASTContext &Ctx) {
@@ -385,19 +407,7 @@ static std::string constantText(const VarDecl *V, ASTContext &Ctx) {
     const llvm::APSInt &I = Val->getInt();
     if (T->isBooleanType())
       return I.isZero() ? "0" : "1";
-    if (I.isSigned() && I.isNegative()) {
-      if (I.getSignificantBits() > 64)
-        return "";
-      int64_t X = I.getSExtValue();
-      // -2147483648 would be the negation of a long: (-2147483647 - 1).
-      return X == INT64_MIN ? "(-9223372036854775807LL - 1)"
-             : X < INT32_MIN ? "(" + std::to_string(X + 1) + "LL - 1)"
-             : X == INT32_MIN ? "(-2147483647 - 1)"
-                              : "(" + std::to_string(X) + ")";
-    }
-    if (I.getActiveBits() > 64)
-      return "";
-    return std::to_string(I.getZExtValue()) + "ULL";
+    return integerLiteral(I);
   }
   if (Val->isFloat()) {
     const llvm::APFloat &F = Val->getFloat();

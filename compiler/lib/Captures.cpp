@@ -844,6 +844,59 @@ bool dependsOnLocals(const Decl *D) {
 
 } // namespace
 
+/// A local enum's enumerators as Clang computed them, `{ A = 1, B = 2 }`;
+/// empty where a value has no literal of 64 bits.
+static std::string enumerators(const EnumDecl *ED) {
+  std::string Out = "{";
+  for (const EnumConstantDecl *EC : ED->enumerators()) {
+    std::string V = integerLiteral(EC->getInitVal());
+    if (V.empty())
+      return "";
+    Out += (Out.size() > 1 ? ", " : " ") + EC->getName().str() + " = " + V;
+  }
+  return Out + " }";
+}
+
+/// Is ED a local enum that moves to file scope written from what Clang
+/// computed (renderTypes) rather than as written?  Where its text names
+/// locals (`enum { N = sizeof buf / sizeof buf[0] }`, plain C89), and
+/// where it has a fixed type, which may be a local typedef that file scope
+/// does not see or means otherwise by (`enum dir : count_t`).
+static bool rewrittenEnum(const EnumDecl *ED) {
+  return ED->isThisDeclarationADefinition() && ED->getBraceRange().isValid() &&
+         !ED->getBraceRange().getBegin().isMacroID() &&
+         !ED->getBraceRange().getEnd().isMacroID() && (dependsOnLocals(ED) || ED->isFixed()) &&
+         !enumerators(ED).empty();
+}
+
+/// The text of [B, E) as edited, with each rewrittenEnum among Decls
+/// written with its values and its fixed type's integer type.
+template <typename Range>
+static std::string renderTypes(const Session &S, unsigned B, unsigned E, Range Decls) {
+  std::vector<std::tuple<unsigned, unsigned, std::string>> Subst;
+  for (const Decl *X : Decls) {
+    const auto *ED = dyn_cast<EnumDecl>(X);
+    if (!ED || !rewrittenEnum(ED))
+      continue;
+    SourceRange R = ED->getIntegerTypeRange();
+    if (ED->isFixed() && R.isValid() && !R.getBegin().isMacroID() && !R.getEnd().isMacroID())
+      Subst.emplace_back(S.offset(R.getBegin()), S.endOffset(R.getEnd()),
+                         S.printType(ED->getIntegerType().getCanonicalType()));
+    SourceRange BR = ED->getBraceRange();
+    Subst.emplace_back(S.offset(BR.getBegin()), S.endOffset(BR.getEnd()), enumerators(ED));
+  }
+  llvm::sort(Subst);
+  std::string Out;
+  unsigned Cur = B;
+  for (const auto &[SB, SE, Text] : Subst) {
+    if (SB < Cur || SE > E)
+      continue;
+    Out += S.Edits.render(Cur, SB) + Text;
+    Cur = SE;
+  }
+  return Out + S.Edits.render(Cur, E);
+}
+
 /// The `#pragma pack` in force where a local record was defined, which the
 /// file-scope copy must be given again (0: none).
 static unsigned packOf(const Decl *D) {
@@ -958,7 +1011,7 @@ void Outliner::renameClashingLocalTypes() {
   for (const auto &F : S.M.Functions)
     for (const Decl *D : localTypesNeeded(*F)) {
       // One that cannot move at all keeps its name for the message.
-      if (dependsOnLocals(D))
+      if (dependsOnLocals(D) && !(isa<EnumDecl>(D) && rewrittenEnum(cast<EnumDecl>(D))))
         continue;
       std::vector<const NamedDecl *> Names;
       if (const auto *ND = dyn_cast<NamedDecl>(D))
@@ -1135,7 +1188,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       Fail(D, "it is declared in a file included inside the function");
       continue;
     }
-    if (dependsOnLocals(D)) {
+    if (dependsOnLocals(D) && !(isa<EnumDecl>(D) && rewrittenEnum(cast<EnumDecl>(D)))) {
       Fail(D, "its definition depends on local variables", /*Local=*/true);
       continue;
     }
@@ -1164,7 +1217,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
         FailClash(D);
         continue;
       }
-      std::string Text = S.Edits.render(B, E);
+      std::string Text = renderTypes(S, B, E, DS->decls());
       unsigned NL = std::count(Text.begin(), Text.end(), '\n');
       unsigned Pack = 0;
       for (const Decl *X : DS->decls())
@@ -1200,10 +1253,12 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     // brace (`struct __attribute__((packed)) S {`) and those right after the
     // brace (`} __attribute__((aligned(32))) v;`).
     unsigned AE = tagAttributesEnd(S, RB, E);
-    std::string Head = S.Edits.render(TB, LB);
+    const Decl *TagD = TD;
+    ArrayRef<const Decl *> Tag(TagD);
+    std::string Head = renderTypes(S, TB, LB, Tag);
     if (!TD->getIdentifier())
       Head += Name + " ";
-    std::string Body = S.Edits.render(LB, AE);
+    std::string Body = renderTypes(S, LB, AE, Tag);
     std::string Moved = S.Edits.render(TB, AE);
     unsigned NL = std::count(Moved.begin(), Moved.end(), '\n');
     Out += withPack(packOf(TD), S.lineDirective(S.lineOf(TB)) + Head + Body + ";\n");

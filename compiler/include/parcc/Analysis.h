@@ -4,6 +4,10 @@
 
 #include "parcc/Session.h"
 
+#include "llvm/ADT/APSInt.h"
+
+#include <string>
+
 namespace parcc {
 
 /// Walks the functions of the main file and fills S.M: constructs with their
@@ -15,6 +19,11 @@ bool analyze(Session &S);
 /// Computes Construct::Captures, CapturesRV and ContainsPreturn and the
 /// function's NeedsRV from the recorded uses (Captures.cpp).
 void computeCaptures(Session &S);
+
+/// I as a C integer constant that denotes its value exactly, as a value
+/// of int where it is one (INT_MIN written so that it is); empty beyond
+/// 64 bits.
+std::string integerLiteral(const llvm::APSInt &I);
 
 } // namespace parcc
 
