@@ -1151,11 +1151,15 @@ public:
       return true; // Clang has said so already
     QualType P = T->getPointeeType();
     SourceLocation At = S.SM.getExpansionLoc(L);
+    // An enum whose fixed type is bool (C23 `enum flag : bool`) is a bool
+    // in all but name: adding made it 4, not a bool's value.
+    const auto *ET = P->getAs<EnumType>();
+    bool Bool = P->isBooleanType() ||
+                (ET && ET->getDecl()->getIntegerType()->isBooleanType());
     // A 128-bit integer: the back ends call libatomic's
     // __atomic_fetch_add_16, which no PARC link has, so the program failed
     // at the link with a message naming neither faa nor the user's line.
-    if (P->isIntegerType() && !P->isBooleanType() && !P->isDependentType() &&
-        S.Ctx.getTypeSize(P) > 64) {
+    if (P->isIntegerType() && !Bool && !P->isDependentType() && S.Ctx.getTypeSize(P) > 64) {
       std::string Name = P.getUnqualifiedType().getAsString(),
                   Canon = P.getCanonicalType().getUnqualifiedType().getAsString();
       Name = "'" + Name + "'";
@@ -1167,7 +1171,7 @@ public:
       S.note(At, "guard a wider integer with a semaphore");
       return true;
     }
-    if (P->isIntegerType() && !P->isBooleanType()) {
+    if (P->isIntegerType() && !Bool) {
       // The value added: Clang only warns of a pointer made an integer
       // (`faa(&n, "a")`, `faa(&n, p)`), and the sum is an address.
       const Expr *V = E->getVal1() ? E->getVal1()->IgnoreParenImpCasts() : nullptr;
