@@ -312,7 +312,7 @@ bool diagF(StringRef A) {
 /// compiler with some of it knows (gcc 9 to 13 and Clang before 18 do not
 /// know -std=c23; gcc 14 and Clang take c2x as c23).
 std::string backEndStd(StringRef A) {
-  if (A == "-std=c23" || A == "-std=iso9899:2024")
+  if (A == "-std=c23")
     return "-std=c2x";
   if (A == "-std=gnu23")
     return "-std=gnu2x";
@@ -493,6 +493,16 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
         L->push_back(Flag.str());
         L->push_back(V);
       }
+    } else if (A.starts_with("--embed-dir")) {
+      // #embed's search path (C23, Clang 19, gcc 15): both compilers read
+      // the files, the front end to decide __has_embed, the back end to
+      // embed them.
+      if (Value("--embed-dir", V) && StringRef(V).starts_with("="))
+        V.erase(0, 1);
+      if (V.empty())
+        return Missing("--embed-dir");
+      O.Front.push_back("--embed-dir=" + V);
+      O.BackCompile.push_back("--embed-dir=" + V);
     } else if (A.starts_with("-std=") || A == "-ansi") {
       O.Front.push_back(A.str());
       O.BackCompile.push_back(backEndStd(A));
@@ -861,6 +871,7 @@ private:
   BackEndQuestions questions(const Input &In);
   bool probe(const Input &In, const std::string &Text, std::set<unsigned> &ErrorLines);
   std::string backEndName(const Input &In);
+  bool knowsEmbedDir(const Input &In);
   std::string wayOut(const Input &In);
   bool compileOther(const Input &In, const std::string &Out, bool Asm);
   bool checkWarningOptions();
@@ -881,6 +892,7 @@ private:
   std::vector<std::string> TempDirs; // its subdirectories, then itself
   std::set<std::string> DepsWritten; // dependency files this run wrote
   std::optional<std::string> Identity; // the back end's, as backEndName found it
+  std::set<size_t> Embeds; // the inputs that #embed or ask __has_embed
   std::optional<std::vector<std::string>> OptMacros; // optionMacros
 };
 
@@ -1288,6 +1300,7 @@ BackEndQuestions Job::questions(const Input &In) {
     return probe(In, Text, ErrorLines);
   };
   Q.Name = [this, &In] { return backEndName(In); };
+  Q.Embeds = [this, &In] { Embeds.insert(indexOf(In)); };
   Q.WayOut = [this, &In] { return wayOut(In); };
   return Q;
 }
@@ -1353,6 +1366,17 @@ std::string Job::backEndName(const Input &In) {
   return Identity->empty() ? Name : Name + " (" + *Identity + ")";
 }
 
+/// Does the back end take --embed-dir (Clang 19 and later, gcc 15 and
+/// later)?  Asked only of a file that embeds.
+bool Job::knowsEmbedDir(const Input &In) {
+  backEndName(In);
+  auto [Kind, Version] = StringRef(*Identity).split(' ');
+  unsigned Major = 0;
+  if (Version.split('.').first.getAsInteger(10, Major))
+    return false;
+  return (Kind == "clang" && Major >= 19) || (Kind == "gcc" && Major >= 15);
+}
+
 /// How to compile with a back end that has what this one lacks: the Clang
 /// parcc's front end is (clang-19 on the PATH, else its own path), unless
 /// the back end is that Clang already.
@@ -1396,6 +1420,12 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
   std::vector<std::string> Flags = emittedFlags(In);
   A.insert(A.end(), Flags.begin(), Flags.end());
   StringRef Parent = sys::path::parent_path(In.Path);
+  // The lowered C is a temporary file elsewhere: `#embed "data.bin"` looks
+  // beside it first, as an #include does, then in the --embed-dir ones.
+  // With a back end that has the option (Clang 19, gcc 15; gcc 12 would
+  // refuse a file that only asks `defined(__has_embed)`).
+  if (Embeds.count(indexOf(In)) && knowsEmbedDir(In))
+    A.push_back("--embed-dir=" + (Parent.empty() ? std::string(".") : Parent.str()));
   if (Temp) {
     // The temporary C file stands for the user's: debug information names
     // the user's path (as cc would for In.Path), not the temporary one.

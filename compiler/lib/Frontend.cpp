@@ -533,7 +533,8 @@ private:
 /// Forwards the user's #include, #embed, #if and #elif to BackEndFeatures.
 class FeatureRecorder : public PPCallbacks {
 public:
-  FeatureRecorder(BackEndFeatures &F, Preprocessor &PP) : F(F), PP(PP) {}
+  FeatureRecorder(BackEndFeatures &F, Preprocessor &PP, const std::function<void()> &Embeds)
+      : F(F), PP(PP), Embeds(Embeds) {}
   void InclusionDirective(SourceLocation HashLoc, const Token &, StringRef FileName,
                           bool IsAngled, CharSourceRange, OptionalFileEntryRef, StringRef,
                           StringRef, const Module *, bool, SrcMgr::CharacteristicKind) override {
@@ -542,6 +543,12 @@ public:
   void EmbedDirective(SourceLocation HashLoc, StringRef, bool, OptionalFileEntryRef,
                       const LexEmbedParametersResult &) override {
     F.embed(HashLoc);
+    if (Embeds)
+      Embeds();
+  }
+  void HasEmbed(SourceLocation, StringRef, bool, OptionalFileEntryRef) override {
+    if (Embeds)
+      Embeds();
   }
   void If(SourceLocation Loc, SourceRange Cond, ConditionValueKind) override {
     F.condition(Cond, PP);
@@ -562,6 +569,7 @@ public:
 private:
   BackEndFeatures &F;
   Preprocessor &PP;
+  const std::function<void()> &Embeds;
 };
 
 struct TranslateState {
@@ -688,7 +696,7 @@ protected:
       PP.addPPCallbacks(std::make_unique<DirectiveRecorder>(CI, St.Lower, St.Macros));
     St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager(), St.TP.PreludeBegin,
                                                     St.TP.PreludeEnd);
-    PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, PP));
+    PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, PP, St.BackEnd.Embeds));
     PP.addPPCallbacks(std::make_unique<DiagnosticPragmaRecorder>(CI, St.Warnings));
     watchTokens(PP, St.Macros, *St.Features);
     // gcc's pragmas that Clang does not know: the emitted C keeps them for

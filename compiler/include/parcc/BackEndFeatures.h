@@ -40,6 +40,9 @@ struct BackEndQuestions {
   /// compiler 'cc' (gcc 12.2.0)" and "set PARCC_CC=clang-19 ...".
   std::function<std::string()> Name;
   std::function<std::string()> WayOut;
+  /// The file reads a file with #embed or asks __has_embed: the back end
+  /// must look for it in the file's directory too.
+  std::function<void()> Embeds;
 };
 
 class BackEndFeatures {
