@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -35,6 +36,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1777,6 +1779,26 @@ int Job::run(const char *Argv0) {
 }
 
 } // namespace
+
+/// Out of memory, as under a tight ulimit -v: LLVM's own handler printed
+/// "LLVM ERROR: out of memory" and aborted, a crash to the user (exit 134,
+/// maybe a core file).  No allocation here.
+static void outOfMemory(void *, const char *, bool) {
+  char Msg[256];
+  struct rlimit RL;
+  int N = getrlimit(RLIMIT_AS, &RL) == 0 && RL.rlim_cur != RLIM_INFINITY
+              ? snprintf(Msg, sizeof Msg,
+                         "parcc: error: out of memory: the address-space limit (ulimit -v) "
+                         "is %llu MiB, too little for parcc\n",
+                         (unsigned long long)(RL.rlim_cur >> 20))
+              : snprintf(Msg, sizeof Msg, "parcc: error: out of memory\n");
+  if (N > 0 && write(2, Msg, std::min<size_t>(N, sizeof Msg - 1)) < 0)
+    N = 0;
+  sys::RunInterruptHandlers(); // this run's temporary files
+  _exit(1);
+}
+
+void installOutOfMemoryHandler() { install_bad_alloc_error_handler(outOfMemory); }
 
 void noteInheritedSignals() {
   for (size_t I = 0; I < std::size(InterruptSignals); ++I) {

@@ -41,6 +41,8 @@
 #include <functional>
 #include <optional>
 #include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace clang;
 
@@ -809,11 +811,34 @@ static void *runStackJob(void *P) {
   return nullptr;
 }
 
+/// The stack sizes to try, largest first.  Under an address-space limit
+/// (ulimit -v) the stack's reservation competes with the heap: a 64 MiB
+/// stack that fitted left too little for the parse, and LLVM aborted "out
+/// of memory".  There the stack takes a quarter of what is left, or none
+/// below 16 MiB (this thread's own then).
+static std::vector<size_t> frontendStacks() {
+  struct rlimit RL;
+  if (getrlimit(RLIMIT_AS, &RL) != 0 || RL.rlim_cur == RLIM_INFINITY)
+    return {size_t(FrontendStack), size_t(64) << 20};
+  unsigned long long Pages = 0;
+  if (FILE *F = fopen("/proc/self/statm", "r")) {
+    if (fscanf(F, "%llu", &Pages) != 1)
+      Pages = 0;
+    fclose(F);
+  }
+  unsigned long long Page = sysconf(_SC_PAGESIZE), Used = Pages * Page;
+  unsigned long long Left = RL.rlim_cur > Used ? RL.rlim_cur - Used : 0;
+  size_t Size = std::min<unsigned long long>(FrontendStack, Left / 4) & ~(Page - 1);
+  if (Size < (size_t(16) << 20))
+    return {};
+  return {Size};
+}
+
 /// Runs Fn on a thread with a large stack; where the system refuses one
 /// (a tight ulimit -v), on a smaller one, else on this thread.
 static bool onBigStack(std::function<bool()> Fn) {
   StackJob J{std::move(Fn)};
-  for (size_t Size : {size_t(FrontendStack), size_t(64) << 20}) {
+  for (size_t Size : frontendStacks()) {
     pthread_attr_t Attr;
     if (pthread_attr_init(&Attr) != 0)
       break;

@@ -6,5 +6,6 @@
 int main(int argc, const char **argv) {
   parcc::noteInheritedSignals();
   llvm::InitLLVM X(argc, argv);
+  parcc::installOutOfMemoryHandler();
   return parcc::runDriver(llvm::ArrayRef<const char *>(argv, argc));
 }

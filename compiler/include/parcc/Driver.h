@@ -21,6 +21,9 @@ int runDriver(llvm::ArrayRef<const char *> Argv);
 /// (llvm::InitLLVM does).  Those stay ignored.
 void noteInheritedSignals();
 
+/// Out of memory ends parcc with a message and status 1, not LLVM's abort.
+void installOutOfMemoryHandler();
+
 /// The flags parcc gives the back end when it compiles emitted C: warnings
 /// were reported by the front end, and the back end must not stop at
 /// Clang's DefaultError ones either.  (The fuzz target's in-process back-end
