@@ -1080,7 +1080,7 @@ void checkPrototypes(Session &S) {
 /// with runtime/include/parc_abi.h and docs/reference.md ("Reserved names").
 const char *const AbiNames[] = {
     "PARC_PARC_ABI_H", "PARC_ABI_VERSION", "parc_kind", "PARC_KIND_PARBLOCK",
-    "PARC_KIND_PARFOR", "PARC_KIND_LPARFOR", "PARC_KIND_MAPPED_LPARFOR", "PARC_KIND_ROOT",
+    "PARC_KIND_PARFOR", "PARC_KIND_LPARFOR", "PARC_KIND_MAPPED_LPARFOR", "PARC_KIND_ROOT", "PARC_KIND_FENV",
     "parc_site", "PARC_SITE_INIT", "PARC_SITE_INIT_SYNCS", "PARC_DESC_BYTES", "parc_desc", "parc_act", "parc_body_fn",
     "parc_kill_pending_", "parc_poll_slow", "parc_poll", "parc_next", "PARC_BLOCK",
     "PARC_FULL_BLOCK_BEGIN", "PARC_FULL_BLOCK_END",

@@ -230,6 +230,7 @@ struct Options {
   bool StacklessSyncGiven = false; // -f[no-]parc-stackless-sync written
   std::set<std::string> Sanitizers; // -fsanitize= kinds in force
   bool OpenMP = false, OpenMPSimd = false, OpenACC = false; // what the back end honours
+  bool FenvAccess = false; // -frounding-math, -ffp-model=strict
   bool MD = false, MMD = false, MP = false;
   std::string MF;
   std::vector<std::string> MT;
@@ -582,6 +583,10 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
         O.OpenACC = true;
       else if (A == "-fno-openacc")
         O.OpenACC = false;
+      else if (A == "-frounding-math" || A == "-ffp-model=strict")
+        O.FenvAccess = true;
+      else if (A == "-fno-rounding-math" || A.starts_with("-ffp-model="))
+        O.FenvAccess = false;
       StringRef Kinds = A;
       bool On = Kinds.consume_front("-fsanitize=");
       if (On || Kinds.consume_front("-fno-sanitize=")) {
@@ -1034,6 +1039,7 @@ FrontendOptions Job::frontFor(const Input &In, const std::string &Obj, std::stri
   F.Lower.StacklessSync = O.StacklessSync;
   F.Lower.OpenMP = O.OpenMP;
   F.Lower.OpenMPSimd = O.OpenMPSimd;
+  F.Lower.FenvAccess = O.FenvAccess;
   F.Lower.OpenACC = O.OpenACC;
   F.PreprocessFlags = O.PreprocessFlags;
   if (O.M == Mode::Link || O.M == Mode::Compile || O.M == Mode::Assemble)

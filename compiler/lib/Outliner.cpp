@@ -18,6 +18,7 @@
 #include "parcc/Lowering.h"
 
 #include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 
@@ -28,6 +29,27 @@
 using namespace clang;
 
 namespace parcc {
+
+/// Is C written where FENV_ACCESS is on (`#pragma STDC FENV_ACCESS ON`
+/// around it, or -frounding-math for the file)?  C says that only such
+/// code may run under floating-point control modes other than the
+/// default, so its activities start with those their parent has at the
+/// construct (PARC_KIND_FENV); they started with another processor's.
+bool Outliner::fenvAccess(const Construct &C) const {
+  // Each compound statement keeps the pragma's changes from the one
+  // around it: the innermost that says, says.
+  const Stmt *St = C.Block;
+  while (St) {
+    if (const auto *CS = dyn_cast<CompoundStmt>(St); CS && CS->hasStoredFPFeatures()) {
+      FPOptionsOverride O = CS->getStoredFPFeatures();
+      if (O.hasAllowFEnvAccessOverride())
+        return O.getAllowFEnvAccessOverride();
+    }
+    DynTypedNodeList Ps = S.Ctx.getParents(*St);
+    St = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+  }
+  return S.Opts.FenvAccess || FPOptions(S.Ctx.getLangOpts()).getAllowFEnvAccess();
+}
 
 bool Outliner::hasEnv(const Construct &C) const {
   return !C.Captures.empty() || C.CapturesRV || isLoop(C.Kind);
@@ -252,7 +274,8 @@ bool Outliner::lowerFunction(FunctionModel &F) {
     Block += "static parc_site " + siteName(*C) + " = PARC_SITE_INIT" +
              (Syncs.empty() ? "" : "_SYNCS") + "(\"" + File + "\", \"" + FD->getName().str() +
              "\", " + std::to_string(Line) + ", " + std::to_string(C->Col) + ", " +
-             abiKindOf(C->Kind) + (Syncs.empty() ? "" : ", " + Syncs) + ");\n";
+             abiKindOf(C->Kind) + (fenvAccess(*C) ? " | PARC_KIND_FENV" : "") +
+             (Syncs.empty() ? "" : ", " + Syncs) + ");\n";
     if (hasEnv(*C)) {
       std::string Fields = envFields(*C);
       if (isLoop(C->Kind))
@@ -419,7 +442,7 @@ bool Outliner::run(std::string &Out) {
   if (S.TP.PreludeEnd > S.TP.PreludeBegin)
     S.Edits.replace(S.TP.PreludeBegin, S.TP.PreludeEnd, "");
   Out = "#include <parc_abi.h>\n"
-        "__extension__ _Static_assert(PARC_ABI_VERSION == 5, \"parcc emits PARC ABI version 5; "
+        "__extension__ _Static_assert(PARC_ABI_VERSION == 6, \"parcc emits PARC ABI version 6; "
         "parc_abi.h is another version\");\n";
   if (S.Opts.DefinesParcc)
     Out += "#define __PARCC__ 1\n";

@@ -71,7 +71,7 @@ extern "C" {
  * top of each lowered file so that a stale runtime header is caught at
  * compile time.  The header and that line are C99 to the back end's
  * -std=c99 -pedantic-errors: attributes, not _Noreturn and _Alignas. */
-#define PARC_ABI_VERSION 5
+#define PARC_ABI_VERSION 6
 
 /* ---- Construct sites ------------------------------------------------------
  * One static parc_site per construct in the source, emitted at file scope
@@ -95,7 +95,12 @@ enum parc_kind {
   PARC_KIND_PARFOR = 2,
   PARC_KIND_LPARFOR = 3,
   PARC_KIND_MAPPED_LPARFOR = 4,
-  PARC_KIND_ROOT = 5 /* main, the root activity: used by the runtime only */
+  PARC_KIND_ROOT = 5, /* main, the root activity: used by the runtime only */
+  /* Or'ed into the kind of a construct written where FENV_ACCESS is on
+   * (`#pragma STDC FENV_ACCESS ON`, -frounding-math): its activities start
+   * with the floating-point control modes (rounding direction, exception
+   * masks, flush-to-zero) that its parent has at the construct. */
+  PARC_KIND_FENV = 0x100
 };
 
 typedef struct parc_site {

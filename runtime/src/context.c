@@ -103,7 +103,14 @@ static void ctx_prepare(parc_ctx *c, char *lo, char *hi, void (*fn)(parc_ctx *))
 #else
   uint64_t *sp = (uint64_t *)(void *)((uintptr_t)hi & ~(uintptr_t)15) - 10;
   /* Frame popped by parc_ctx_swap_: csr, r15, r14, r13, r12, rbx, rbp, ret. */
-  uint32_t csr[2] = {0x1F80u, 0x037Fu}; /* MXCSR and x87 control word at reset */
+  /* MXCSR and the x87 control word: the program's at its first construct
+   * (parc_runtime.fpctl_base), else as at reset. */
+  uint64_t base = parc_rt.fpctl_base;
+  uint32_t csr[2] = {0x1F80u, 0x037Fu};
+  if (base) {
+    csr[0] = (uint32_t)base & ~(0x3Fu | 1u << 31);
+    csr[1] = (uint32_t)(base >> 32);
+  }
   memcpy(&sp[0], csr, sizeof csr);
   sp[1] = 0;                                 /* r15 */
   sp[2] = 0;                                 /* r14 */

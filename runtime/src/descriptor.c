@@ -93,7 +93,7 @@ static uint64_t parent_claim(parc_drt *d, uint64_t *lo) {
  * chunks are long by design), nor when stepping (PARC_TRACE, PARC_SCHED=random
  * vary and record the order of every activity). */
 static inline int lazy_ok(const parc_drt *d) {
-  return !parc_hungry() && !parc_rt.step && !(d->site && d->site->kind == PARC_KIND_LPARFOR);
+  return !parc_hungry() && !parc_rt.step && !(d->site && (d->site->kind & PARC_KIND_MASK) == PARC_KIND_LPARFOR);
 }
 
 static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, uint64_t count,
@@ -120,6 +120,9 @@ static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, 
   d->dead = 0;
   d->checked_epoch = 0;
   d->range_slot = -1;
+  d->fenv = PARC_FPCTL && (site->kind & PARC_KIND_FENV);
+  if (PARC_UNLIKELY(d->fenv))
+    d->fpctl = parc_fpctl_get();
   parc_spawn_range(d, parent, count);
   if (PARC_UNLIKELY(parc_rt.observe))
     d->exec = parc_stats_site(site, count);
@@ -282,6 +285,26 @@ static __attribute__((noinline)) uint64_t run_body(parc_batch *b) {
   return killed;
 }
 
+/* run_body for a construct written where FENV_ACCESS is on: its activities
+ * run under the modes its parent had at the construct, and this context
+ * gets its own back after them (it may be an envelope that goes on to
+ * another construct's activities, which expect the modes they had).  A
+ * context that blocks and resumes keeps its modes: parc_ctx_swap_ saves
+ * and restores them with the registers. */
+static __attribute__((noinline)) uint64_t run_body_fenv(parc_batch *b) {
+  uint64_t own = parc_fpctl_get(), killed;
+  if (own != b->d->fpctl)
+    parc_fpctl_set(b->d->fpctl);
+  {
+    parc_batch *live __attribute__((cleanup(body_unwound))) = b;
+    killed = run_body(b);
+    live = NULL;
+  }
+  if (parc_fpctl_get() != own)
+    parc_fpctl_set(own);
+  return killed;
+}
+
 /* The end of a batch of a body that runs its activities in frames
  * (frame.c): out of line, so that the registers it needs are not saved
  * and restored by every other batch (fib: 10% at P = 1 when inline). */
@@ -330,6 +353,8 @@ void parc_run_batch(parc_ctx *c, parc_batch *b) {
   if (PARC_UNLIKELY(parc_kill_active()) && parc_victim(d)) {
     killed = b->act.end - b->act.next;
     b->act.next = b->act.end;
+  } else if (PARC_UNLIKELY(d->fenv)) {
+    killed = run_body_fenv(b);
   } else {
     parc_batch *live __attribute__((cleanup(body_unwound))) = b;
     killed = run_body(b);

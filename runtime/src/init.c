@@ -127,6 +127,7 @@ void parc_start(void) {
   parc_spin_lock(&parc_rt.start_lock);
   if (!__atomic_load_n(&parc_rt.started, __ATOMIC_RELAXED)) {
     int saved_errno = errno; /* the first construct's parent's: a failed pin is silent */
+    parc_rt.fpctl_base = parc_fpctl_get();
     parc_procs_start();
     errno = saved_errno;
     /* release: pairs with the acquire in parc_ensure_started. */
@@ -167,7 +168,7 @@ void parc_fatal(int status, const char *fmt, ...) {
 }
 
 const char *parc_kind_word(unsigned k) {
-  switch (k) {
+  switch (k & PARC_KIND_MASK) {
   case PARC_KIND_PARBLOCK: return "parblock";
   case PARC_KIND_LPARFOR: return "lparfor";
   case PARC_KIND_MAPPED_LPARFOR: return "mapped lparfor";

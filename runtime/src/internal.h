@@ -226,6 +226,46 @@ typedef struct parc_susp {
 /* ---- Descriptors ----------------------------------------------------------
  * The runtime view of parc_desc: one construct execution.  Fields are grouped
  * by who writes them; the comments say which lock or atomic protects each. */
+/* ---- Floating-point control modes -----------------------------------------
+ * The rounding direction, exception masks and flush-to-zero of the current
+ * context, as one word; not the status flags, which stay each context's.
+ * parc_fpctl_set keeps the context's flags.  Where no architecture code
+ * is here, both do nothing (PARC_FPCTL 0). */
+#define PARC_KIND_MASK 0xFFu
+#if defined(__x86_64__)
+#define PARC_FPCTL 1
+static inline uint64_t parc_fpctl_get(void) {
+  uint32_t m;
+  uint16_t cw;
+  __asm__ volatile("stmxcsr %0" : "=m"(m));
+  __asm__ volatile("fnstcw %0" : "=m"(cw));
+  return (uint64_t)cw << 32 | (m & ~0x3Fu) | 1u << 31 /* never 0 */;
+}
+static inline void parc_fpctl_set(uint64_t v) {
+  uint32_t m;
+  uint16_t cw = (uint16_t)(v >> 32);
+  __asm__ volatile("stmxcsr %0" : "=m"(m));
+  m = (m & 0x3Fu) | ((uint32_t)v & ~(0x3Fu | 1u << 31));
+  __asm__ volatile("ldmxcsr %0" : : "m"(m));
+  __asm__ volatile("fldcw %0" : : "m"(cw));
+}
+#elif defined(__aarch64__)
+#define PARC_FPCTL 1
+static inline uint64_t parc_fpctl_get(void) {
+  uint64_t v;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(v));
+  return v | (uint64_t)1 << 63; /* never 0 */
+}
+static inline void parc_fpctl_set(uint64_t v) {
+  uint64_t r = v & ~((uint64_t)1 << 63);
+  __asm__ volatile("msr fpcr, %0" : : "r"(r));
+}
+#else
+#define PARC_FPCTL 0
+static inline uint64_t parc_fpctl_get(void) { return 0; }
+static inline void parc_fpctl_set(uint64_t v) { (void)v; }
+#endif
+
 typedef struct parc_drt {
   /* Written once by the parent before the descriptor is published. */
   parc_body_fn fn;
@@ -244,6 +284,8 @@ typedef struct parc_drt {
                                  (lazy publication; owner context only) */
   unsigned char stackless;    /* an activity suspended at a stackless sync
                                  (relaxed; a hint for envelope creation) */
+  unsigned char fenv;         /* PARC_KIND_FENV: batches run under fpctl */
+  uint64_t fpctl;             /* the parent's floating-point control modes */
 
   /* Claiming: atomic, no lock (CAS). */
   uint64_t claimed;           /* next unclaimed index */
@@ -520,6 +562,11 @@ enum parc_kill_mode { PARC_KILL_AUTO = 0, PARC_KILL_RANGE, PARC_KILL_BOTTOMUP };
 
 typedef struct parc_runtime {
   int P;                      /* PARC_NPROCS */
+  /* The floating-point control modes of the first construct's parent (a
+   * rounding direction set before it, -ffast-math's flush-to-zero): every
+   * envelope starts with them (context.c), as a thread starts with those
+   * of the thread that creates it.  0: not yet known. */
+  uint64_t fpctl_base;
   int single;                 /* P == 1: no locks, no atomics on the inline path */
   int stats;                  /* PARC_STATS */
   int pin;                    /* PARC_PIN */

@@ -28,7 +28,7 @@
 #include "internal.h"
 
 static const char *kind_name(unsigned k) {
-  switch (k) {
+  switch (k & PARC_KIND_MASK) {
   case PARC_KIND_PARBLOCK: return "parblock";
   case PARC_KIND_PARFOR: return "parfor";
   case PARC_KIND_LPARFOR: return "lparfor";

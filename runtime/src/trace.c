@@ -316,7 +316,7 @@ static void put_str(FILE *f, const char *s) {
 }
 
 static const char *kind_str(unsigned k) {
-  switch (k) {
+  switch (k & PARC_KIND_MASK) {
   case PARC_KIND_PARBLOCK: return "parblock";
   case PARC_KIND_LPARFOR: return "lparfor";
   case PARC_KIND_MAPPED_LPARFOR: return "mapped-lparfor";

@@ -115,6 +115,7 @@ public:
   bool hasEnv(const Construct &C) const;
   std::string envType(const Construct &C) const { return "struct parc_env_" + C.Tag; }
   std::string siteName(const Construct &C) const { return "parc_site_" + C.Tag + "_"; }
+  bool fenvAccess(const Construct &C) const;
   std::string descName(const Construct &C) const { return "parc_d_" + suffix(C) + "_"; }
   std::string envVarName(const Construct &C) const { return "parc_e_" + suffix(C) + "_"; }
   std::string bodyName(const Construct &C) const;

@@ -90,6 +90,10 @@ struct LowerOptions {
   /// directives (-fopenmp-simd), `#pragma acc` (-fopenacc): a directive in
   /// an activity must not name a variable the activity shares.
   bool OpenMP = false, OpenMPSimd = false, OpenACC = false;
+  /// The whole file runs under non-default floating-point modes as far as
+  /// the back end knows (-frounding-math, -ffp-model=strict): as if
+  /// `#pragma STDC FENV_ACCESS ON` were at its top.
+  bool FenvAccess = false;
 };
 
 /// One translation unit on its way through analysis, checks and lowering.
