@@ -352,6 +352,24 @@ std::string Outliner::bodyPrologue(const Construct &C) const {
   for (const VarDecl *V : C.Captures) {
     std::string N = nameOf(V), Decl;
     unsigned K = 0;
+    if (!isVM(V) && V->hasAttr<AlignedAttr>() &&
+        S.Ctx.getDeclAlign(V) > S.Ctx.getTypeAlignInChars(V->getType())) {
+      // `_Alignas(64) int x`: the activity's `x` is *parc_p_x_, whose type
+      // is the pointee's, so `__alignof__(x)` said 4.  A type of the
+      // declaration's alignment says 64 (the object is where it was).
+      QualType T = printable(S.Ctx, V->getType());
+      std::string Al = "parc_al_" + N + "_";
+      Out += "  typedef " + declare(RO.count(V) ? T.getUnqualifiedType() : T, Al) +
+             " __attribute__((aligned(" +
+             std::to_string(S.Ctx.getDeclAlign(V).getQuantity()) + ")));";
+      if (RO.count(V))
+        Out += " " + Al + " parc_c_" + N + "_ = *parc_env_->" + N + "; " + Al +
+               " *const parc_p_" + N + "_ = &parc_c_" + N + "_;";
+      else
+        Out += " " + Al + " *const parc_p_" + N + "_ = parc_env_->" + N + ";";
+      Out += " (void)parc_p_" + N + "_;\n";
+      continue;
+    }
     if (RO.count(V)) {
       // Read once into a local whose address does not escape: a store in
       // the body (a char, or of the variable's type) cannot change it, so
