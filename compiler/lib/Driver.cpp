@@ -826,6 +826,66 @@ std::string withoutQuietFlagNotes(StringRef Said) {
   return Out;
 }
 
+/// The back end's messages with each one that repeats an earlier one left
+/// out: parcc writes a brief parfor's body twice (a loop for full blocks,
+/// one for the rest), and an error in it came twice, with twice the count
+/// in Clang's "N errors generated.".  A message is its FILE:LINE:COL line
+/// and what follows up to the next one (its source line, caret, notes).
+std::string withoutRepeats(StringRef Said) {
+  SmallVector<StringRef, 32> Lines;
+  Said.split(Lines, '\n');
+  auto Starts = [](StringRef L) {
+    // FILE:LINE:COL: error: / warning: (a note belongs to the one before)
+    size_t E = L.find(": error: "), W = L.find(": warning: ");
+    size_t At = std::min(E, W);
+    if (At == StringRef::npos)
+      return false;
+    StringRef Loc = L.take_front(At);
+    StringRef Col = Loc.rsplit(':').second, Line = Loc.rsplit(':').first.rsplit(':').second;
+    unsigned N;
+    return !Col.getAsInteger(10, N) && !Line.getAsInteger(10, N);
+  };
+  std::set<std::string> Seen;
+  std::string Out, Group;
+  bool Keep = true;
+  unsigned Dropped = 0, Errors = 0;
+  auto Flush = [&] {
+    if (Keep)
+      Out += Group;
+    Group.clear();
+  };
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    StringRef L = Lines[I];
+    bool Summary = L.ends_with(" generated.");
+    if (Starts(L) || Summary || L.ends_with(": In function") || L.contains(": In function '")) {
+      Flush();
+      Keep = true;
+    }
+    if (Starts(L)) {
+      // The whole message decides: the same line with other notes stays.
+      std::string Whole = L.str();
+      for (size_t J = I + 1; J < Lines.size() && !Starts(Lines[J]) &&
+                             !Lines[J].ends_with(" generated.") && !Lines[J].contains(": In function");
+           ++J)
+        Whole += "\n" + Lines[J].str();
+      Keep = Seen.insert(StringRef(Whole).rtrim().str()).second;
+      bool Error = L.contains(": error: ");
+      Errors += Keep && Error;
+      Dropped += !Keep && Error;
+    }
+    if (Summary && Dropped && L.ends_with(" errors generated.") && L.front() >= '0' &&
+        L.front() <= '9' && !L.contains("warning")) {
+      Group += std::to_string(Errors) + (Errors == 1 ? " error generated." : " errors generated.");
+    } else {
+      Group += L.str();
+    }
+    if (I + 1 < Lines.size())
+      Group += "\n";
+  }
+  Flush();
+  return Out;
+}
+
 std::string stemOf(StringRef Path) { return sys::path::stem(Path).str(); }
 
 /// The name of input Path in messages and in the objects made from it:
@@ -1462,7 +1522,7 @@ bool Job::compileEmitted(const Input &In, const std::string &CFile, bool Temp,
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Err);
   if (Buf) {
     Said = (*Buf)->getBuffer();
-    errs() << withoutQuietFlagNotes(Said);
+    errs() << withoutRepeats(withoutQuietFlagNotes(Said));
     errs().flush();
   }
   if (Ok)
