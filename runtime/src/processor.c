@@ -150,7 +150,9 @@
  * =============================================================================
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,20 +325,48 @@ void parc_procs_start(void) {
  * the program's first construct ran both halves on processor 0 at P = 3
  * and 4 on 2 CPUs (where the wait below is skipped), and at P = 2 when
  * the worker lost the race to idle(). */
+/* The stack size of a worker's thread: PARC_WORKER_STACK (config.h) plus
+ * what glibc takes out of a thread's stack for the program's static TLS
+ * and its own descriptor, which __pthread_get_minstack tells (Rust's
+ * standard library asks it too): a program with a large __thread array
+ * would have no stack left, or pthread_create would refuse (EINVAL). */
+static size_t worker_stack(const pthread_attr_t *a) {
+  static size_t (*minstack)(const pthread_attr_t *);
+  static int looked;
+  if (!looked) { /* main's thread only (start_workers) */
+    *(void **)&minstack = dlsym(RTLD_DEFAULT, "__pthread_get_minstack");
+    looked = 1;
+  }
+  size_t base = (PARC_ASAN || PARC_TSAN ? 4 : 1) * (size_t)PARC_WORKER_STACK;
+  return base + (minstack ? minstack(a) : (size_t)PTHREAD_STACK_MIN);
+}
+
+/* Create processor k's thread, with the stack of worker_stack, pinned with
+ * PARC_PIN; returns 0 or an errno value. */
+static int create_worker(parc_proc *p, int k) {
+  int e = EINVAL;
+  /* Pinned first; then (the CPU went away) anywhere, pinned later; then
+   * with glibc's default stack, should the size be refused. */
+  for (int tries = parc_rt.pin ? 0 : 1; e == EINVAL && tries < 3; tries++) {
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    if (tries == 0)
+      parc_pin_attr(&a, k);
+    if (tries < 2)
+      pthread_attr_setstacksize(&a, worker_stack(&a));
+    e = pthread_create(&p->thread, &a, worker_main, p);
+    pthread_attr_destroy(&a);
+  }
+  return e;
+}
+
 static void start_workers(void) {
   __atomic_fetch_add(&parc_hunger_.n, parc_rt.P - 1, __ATOMIC_RELAXED);
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
     p->born_hungry = 1; /* before its thread exists: it reads this */
     /* Joinable (parc_procs_join_at_exit), though they never end otherwise. */
-    pthread_attr_t a;
-    pthread_attr_init(&a);
-    if (parc_rt.pin)
-      parc_pin_attr(&a, k);
-    int e = pthread_create(&p->thread, &a, worker_main, p);
-    pthread_attr_destroy(&a);
-    if (e == EINVAL && parc_rt.pin) /* the CPU went away: start anywhere, pin later */
-      e = pthread_create(&p->thread, NULL, worker_main, p);
+    int e = create_worker(p, k);
     if (e != 0)
       parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): %s; "
                  "a smaller PARC_NPROCS, or a larger address-space or thread limit, may help",
