@@ -748,6 +748,13 @@ PARC_INTERNAL void parc_stats_init(void);
 PARC_INTERNAL uint64_t parc_stats_site(parc_site *site, uint64_t created);
 PARC_INTERNAL void parc_stats_killed(parc_site *site, uint64_t n);
 
+/* ---- aspace.c ---- */
+/* 1 if RLIMIT_AS is finite and `need` more bytes of address space do not
+ * fit under it; then *limit_kib is the limit and *arenas the number of
+ * malloc arena heaps (PARC_ARENA_MIB each) in the process. */
+PARC_INTERNAL int parc_aspace_full(size_t need, uint64_t *limit_kib, int *arenas);
+#define PARC_ARENA_MIB 64
+
 /* ---- numa.c ---- */
 PARC_INTERNAL void parc_pin_init(void);
 PARC_INTERNAL int parc_pin_self(int k);

@@ -360,6 +360,32 @@ static int create_worker(parc_proc *p, int k) {
   return e;
 }
 
+/* Processor k's thread could not be created (errno value e).  Under a
+ * finite `ulimit -v` that it no longer fits under, say what a processor
+ * costs and what to change (aspace.c). */
+static _Noreturn void worker_failed(int k, int e) {
+  pthread_attr_t a;
+  pthread_attr_init(&a);
+  size_t cost = worker_stack(&a) + parc_rt.page + PARC_ALTSTACK; /* + glibc's guard page */
+  pthread_attr_destroy(&a);
+  uint64_t limit;
+  int arenas;
+  if ((e == EAGAIN || e == ENOMEM) && parc_aspace_full(cost, &limit, &arenas)) {
+    char heaps[200] = "";
+    if (arenas)
+      snprintf(heaps, sizeof heaps, ", and glibc's malloc reserves %d MiB more for each "
+               "thread's arena (%d reserved now)", PARC_ARENA_MIB, arenas);
+    parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): the address-space "
+               "limit (ulimit -v %llu) is reached: each processor takes %zu KiB for its "
+               "thread's stacks%s; a smaller PARC_NPROCS%s, or a larger ulimit -v, may help",
+               k, parc_rt.P, (unsigned long long)limit, cost / 1024, heaps,
+               arenas ? ", MALLOC_ARENA_MAX=1" : "");
+  }
+  parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): %s; "
+             "a smaller PARC_NPROCS, or a larger address-space or thread limit, may help",
+             k, parc_rt.P, strerror(e));
+}
+
 static void start_workers(void) {
   __atomic_fetch_add(&parc_hunger_.n, parc_rt.P - 1, __ATOMIC_RELAXED);
   for (int k = 1; k < parc_rt.P; k++) {
@@ -368,9 +394,7 @@ static void start_workers(void) {
     /* Joinable (parc_procs_join_at_exit), though they never end otherwise. */
     int e = create_worker(p, k);
     if (e != 0)
-      parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): %s; "
-                 "a smaller PARC_NPROCS, or a larger address-space or thread limit, may help",
-                 k, parc_rt.P, strerror(e));
+      worker_failed(k, e);
   }
   /* Wait until every worker runs its scheduler, as OpenMP's first parallel
    * region waits for its team: pthread_create returns long before the new

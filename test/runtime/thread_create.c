@@ -16,7 +16,7 @@
 // RUN: sh -c 'ulimit -s 65536; ulimit -v 1000000; env PARC_NPROCS=2 %t; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=OK
 // RUN: sh -c 'ulimit -s 65536; ulimit -v 400000; env MALLOC_ARENA_MAX=1 PARC_NPROCS=8 %t; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=OK
 // CHECK-DAG: before
-// CHECK-DAG: parc: error: cannot create processor {{[0-9]+}}'s thread (of PARC_NPROCS=1024): Resource temporarily unavailable; a smaller PARC_NPROCS, or a larger address-space or thread limit, may help
+// CHECK-DAG: parc: error: cannot create processor {{[0-9]+}}'s thread (of PARC_NPROCS=1024): the address-space limit (ulimit -v 300000) is reached: each processor takes {{[0-9]+}} KiB for its thread's stacks{{.*}}; a smaller PARC_NPROCS, {{(MALLOC_ARENA_MAX=1, )?}}or a larger ulimit -v, may help
 // CHECK-NOT: after
 // CHECK: status=1
 // OK: before
