@@ -553,6 +553,11 @@ static void overflow_exit(const char *msg, int n) {
   if (__atomic_exchange_n(&reporting, 1, __ATOMIC_ACQ_REL))
     for (;;)
       pause();
+  /* On a line of its own (init.c): only what stdout has written so far
+   * comes before it. */
+  if (parc_out_unterminated(0) && write(2, "\n", 1) < 0) {
+    /* nothing more can be done in a signal handler */
+  }
   if (n > 0 && write(2, msg, (size_t)n) < 0) {
     /* nothing more can be done in a signal handler */
   }

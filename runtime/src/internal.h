@@ -108,6 +108,12 @@ PARC_INTERNAL _Noreturn void parc_fatal_site(const parc_site *site, const char *
 PARC_INTERNAL _Noreturn void parc_fatal_foreign(const parc_site *site,
                                                 const parc_wait_site *wsite);
 
+/* Before a `parc: error:` message: flush stdout, and start a new line when
+ * stdout and stderr are one file and stdout's last line is unterminated
+ * (init.c); parc_out_unterminated(0) tells that for a signal handler. */
+PARC_INTERNAL void parc_error_flush(void);
+PARC_INTERNAL int parc_out_unterminated(int buffer);
+
 /* "parblock", "parfor", "lparfor" or "mapped lparfor" (enum parc_kind). */
 PARC_INTERNAL const char *parc_kind_word(unsigned kind);
 PARC_INTERNAL _Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem,

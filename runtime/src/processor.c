@@ -2197,7 +2197,7 @@ void parc_deadlock(void) {
   char what[2200];
   parc_drt *seen[MAX_SEEN];
   int nseen = 0, notes = 0, more = 0;
-  fflush(stdout);
+  parc_error_flush();
   fprintf(f, "parc: error: deadlock: every activity is blocked (PARC_NPROCS=%d)\n", parc_rt.P);
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *q = &parc_rt.procs[k];
