@@ -157,6 +157,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "internal.h"
@@ -341,9 +342,44 @@ static size_t worker_stack(const pthread_attr_t *a) {
   return base + (minstack ? minstack(a) : (size_t)PTHREAD_STACK_MIN);
 }
 
+/* Is RLIMIT_AS finite?  Read once. */
+static int aspace_limited(void) {
+  static int limited = -1;
+  if (limited < 0) {
+    struct rlimit rl;
+    limited = getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+  }
+  return limited;
+}
+
+/* The address space a worker takes: its stack, glibc's guard page and its
+ * signal stack (context.c). */
+static size_t worker_cost(void) {
+  pthread_attr_t a;
+  pthread_attr_init(&a);
+  size_t cost = worker_stack(&a) + parc_rt.page + PARC_ALTSTACK;
+  pthread_attr_destroy(&a);
+  return cost;
+}
+
+/* The room a worker needs to start: its cost and 2 MiB to spare (for its
+ * first malloc, create_worker). */
+static size_t worker_room(void) { return worker_cost() + ((size_t)2 << 20); }
+
 /* Create processor k's thread, with the stack of worker_stack, pinned with
  * PARC_PIN; returns 0 or an errno value. */
 static int create_worker(parc_proc *p, int k) {
+  /* Under a finite ulimit -v, a thread must fit with room to spare: its
+   * first malloc (the exit gate's, init.c) that cannot be had is glibc's
+   * fatal error ("failed to register TLS destructor"), not ours.  And the
+   * threads start one at a time (start_workers): each one's malloc arena,
+   * reserved as 128 MiB and then trimmed to 64, left none at that instant
+   * for another's first malloc (that error, 3 runs in 5 of 1024 processors
+   * under ulimit -v 300000). */
+  uint64_t limit;
+  int arenas;
+  if (aspace_limited() && parc_aspace_full(worker_room(), &limit, &arenas))
+    return EAGAIN;
   int e = EINVAL;
   /* Pinned first; then (the CPU went away) anywhere, pinned later; then
    * with glibc's default stack, should the size be refused. */
@@ -364,13 +400,10 @@ static int create_worker(parc_proc *p, int k) {
  * finite `ulimit -v` that it no longer fits under, say what a processor
  * costs and what to change (aspace.c). */
 static _Noreturn void worker_failed(int k, int e) {
-  pthread_attr_t a;
-  pthread_attr_init(&a);
-  size_t cost = worker_stack(&a) + parc_rt.page + PARC_ALTSTACK; /* + glibc's guard page */
-  pthread_attr_destroy(&a);
+  size_t cost = worker_cost();
   uint64_t limit;
   int arenas;
-  if ((e == EAGAIN || e == ENOMEM) && parc_aspace_full(cost, &limit, &arenas)) {
+  if ((e == EAGAIN || e == ENOMEM) && parc_aspace_full(worker_room(), &limit, &arenas)) {
     char heaps[200] = "";
     if (arenas)
       snprintf(heaps, sizeof heaps, ", and glibc's malloc reserves %d MiB more for each "
@@ -395,6 +428,9 @@ static void start_workers(void) {
     int e = create_worker(p, k);
     if (e != 0)
       worker_failed(k, e);
+    if (aspace_limited()) /* one at a time (create_worker) */
+      while (__atomic_load_n(&parc_rt.running, __ATOMIC_ACQUIRE) < k)
+        sched_yield();
   }
   /* Wait until every worker runs its scheduler, as OpenMP's first parallel
    * region waits for its team: pthread_create returns long before the new
