@@ -29,7 +29,18 @@
 #define PARC_SCHED_STACK (256u * 1024u)
 #endif
 
-/* Alternate signal stack used to report stack overflows. */
+/* Stack of processors 1..P-1's threads.  They run only what processor 0
+ * runs on its PARC_SCHED_STACK (get_work, idle, a fatal error's report),
+ * and the handlers of signals that the program installed without
+ * SA_ONSTACK; activities run on envelopes.  The default pthread stack is
+ * `ulimit -s` (8 MiB), all of it address space, which `ulimit -v` counts.
+ * Twice PARC_SCHED_STACK, four times that under ASan and TSan (their
+ * frames and reports are larger); glibc's minimum for the program's static
+ * TLS comes on top (processor.c, worker_stack). */
+#ifndef PARC_WORKER_STACK
+#define PARC_WORKER_STACK (512u * 1024u)
+#endif
+
 /* The guard region below each envelope stack.  One page is not enough:
  * code that parcc did not compile has no stack-clash probes, and a frame
  * larger than the guard steps over it, into unmapped memory (a bare
@@ -42,6 +53,7 @@
 #define PARC_ENV_GUARD (64u * 1024u)
 #endif
 
+/* Alternate signal stack used to report stack overflows. */
 #ifndef PARC_ALTSTACK
 #define PARC_ALTSTACK (64u * 1024u)
 #endif
@@ -225,6 +237,7 @@ _Static_assert(PARC_MIN_STACK >= 8192, "envelope stacks below 8 KiB cannot run C
 _Static_assert(PARC_DEFAULT_STACK >= PARC_MIN_STACK && PARC_DEFAULT_STACK <= PARC_MAX_STACK,
                "PARC_DEFAULT_STACK out of range");
 _Static_assert(PARC_SCHED_STACK >= 64u * 1024u, "the scheduler needs a real stack");
+_Static_assert(PARC_WORKER_STACK >= PARC_SCHED_STACK, "workers run what the scheduler stack runs");
 _Static_assert(PARC_ALTSTACK >= 16384, "signal handlers need at least SIGSTKSZ");
 _Static_assert(PARC_HELP_SPINS > 0 && (PARC_HELP_SPINS & (PARC_HELP_SPINS - 1)) == 0,
                "PARC_HELP_SPINS must be a power of two");

@@ -210,6 +210,25 @@ static _Noreturn void env_oom(const parc_site *s, const char *what, int err) {
   if (s)
     snprintf(where, sizeof where, " for activities of %s:%u:%u in %s", s->file ? s->file : "?",
              s->line, s->col, s->func ? s->func : "?");
+  /* A smaller stack is a way out only above the minimum (env.c). */
+  int smaller = parc_rt.stack_size > PARC_MIN_STACK;
+  uint64_t limit;
+  int arenas;
+  if (err == ENOMEM && !strcmp(what, "map") && parc_aspace_full(env_span(), &limit, &arenas)) {
+    char heaps[200] = "";
+    if (arenas)
+      snprintf(heaps, sizeof heaps, "; glibc's malloc arenas of %d threads reserve %d MiB of it",
+               arenas, arenas * PARC_ARENA_MIB);
+    parc_fatal(1,
+               "out of memory for activity stacks: cannot map an envelope of %zu KiB%s: the "
+               "address-space limit (ulimit -v %llu) is reached: %llu envelopes exist (each "
+               "activity blocked at once keeps one, %zu KiB with its guard region)%s; %s%s"
+               "or a larger ulimit -v, may help",
+               parc_rt.stack_size / 1024, where, (unsigned long long)limit,
+               (unsigned long long)envelopes_existing(), env_span() / 1024, heaps,
+               smaller ? "a smaller PARC_STACK_SIZE, " : "fewer activities blocked at once, ",
+               arenas ? "MALLOC_ARENA_MAX=1, " : "");
+  }
   parc_fatal(1,
              "out of memory for activity stacks: cannot %s an envelope of %zu KiB%s: %s; "
              "%llu envelopes exist (each activity blocked at once keeps one)%s",
@@ -217,7 +236,8 @@ static _Noreturn void env_oom(const parc_site *s, const char *what, int err) {
              (unsigned long long)envelopes_existing(),
              err == ENOMEM && !strcmp(what, "protect")
                  ? " (the process has too many memory mappings: see /proc/sys/vm/max_map_count)"
-                 : "; a smaller PARC_STACK_SIZE may help");
+             : smaller ? "; a smaller PARC_STACK_SIZE may help"
+                       : "; fewer activities blocked at once may help");
 }
 
 /* Linux 6.13's guard regions (MADV_GUARD_INSTALL): the page faults like a
@@ -540,6 +560,11 @@ static void overflow_exit(const char *msg, int n) {
   if (__atomic_exchange_n(&reporting, 1, __ATOMIC_ACQ_REL))
     for (;;)
       pause();
+  /* On a line of its own (init.c): only what stdout has written so far
+   * comes before it. */
+  if (parc_out_unterminated(0) && write(2, "\n", 1) < 0) {
+    /* nothing more can be done in a signal handler */
+  }
   if (n > 0 && write(2, msg, (size_t)n) < 0) {
     /* nothing more can be done in a signal handler */
   }

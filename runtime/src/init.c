@@ -9,12 +9,14 @@
  */
 #define _GNU_SOURCE /* pthread_getname_np */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -150,6 +152,46 @@ static void fatal_enter(int status) {
   _Exit(status);
 }
 
+/* 1 if stdout and stderr are one file (`2>&1`) and what the program wrote
+ * to stdout ends in an unterminated line: a `parc: error:` message would
+ * then go on that line, where a grep for `^parc: error:` misses it.  The
+ * last character is the last one in stdout's buffer when it holds any
+ * (glibc's FILE fields: buffer), else the file's last one (a regular file,
+ * read again through /proc).  A pipe or terminal whose buffer the program
+ * flushed is not known: 0.  Async-signal-safe without `buffer`. */
+int parc_out_unterminated(int buffer) {
+  struct stat o, e;
+  if (fstat(1, &o) != 0 || fstat(2, &e) != 0 || o.st_dev != e.st_dev || o.st_ino != e.st_ino)
+    return 0;
+#ifdef __GLIBC__
+  if (buffer && stdout->_IO_write_ptr > stdout->_IO_write_base)
+    return stdout->_IO_write_ptr[-1] != '\n';
+#else
+  (void)buffer;
+#endif
+  if (!S_ISREG(o.st_mode))
+    return 0;
+  off_t end = lseek(1, 0, SEEK_CUR);
+  if (end <= 0)
+    return 0;
+  int fd = open("/proc/self/fd/1", O_RDONLY | O_CLOEXEC); /* stdout may be write-only */
+  if (fd < 0)
+    return 0;
+  char c = '\n';
+  if (pread(fd, &c, 1, end - 1) != 1)
+    c = '\n';
+  close(fd);
+  return c != '\n';
+}
+
+/* Flush stdout, and start stderr on a new line if need be (above). */
+void parc_error_flush(void) {
+  int nl = parc_out_unterminated(1);
+  fflush(stdout);
+  if (nl)
+    fputc('\n', stderr);
+}
+
 void parc_fatal(int status, const char *fmt, ...) {
   fatal_enter(status);
   char buf[1024];
@@ -159,7 +201,7 @@ void parc_fatal(int status, const char *fmt, ...) {
   va_end(ap);
   /* What the program printed before the error is kept, and comes first
    * when both streams go to one file or pipe (it came after the error). */
-  fflush(stdout);
+  parc_error_flush();
   fprintf(stderr, "parc: error: %s\n", buf);
   fflush(stderr);
   if (parc_rt.trace)
@@ -184,7 +226,7 @@ void parc_fatal_site(const parc_site *site, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  fflush(stdout); /* as parc_fatal */
+  parc_error_flush(); /* as parc_fatal */
   if (site)
     fprintf(stderr, "parc: error: %s:%u:%u: %s (in %s)\n", site->file ? site->file : "?",
             site->line, site->col, buf, site->func ? site->func : "?");

@@ -108,6 +108,12 @@ PARC_INTERNAL _Noreturn void parc_fatal_site(const parc_site *site, const char *
 PARC_INTERNAL _Noreturn void parc_fatal_foreign(const parc_site *site,
                                                 const parc_wait_site *wsite);
 
+/* Before a `parc: error:` message: flush stdout, and start a new line when
+ * stdout and stderr are one file and stdout's last line is unterminated
+ * (init.c); parc_out_unterminated(0) tells that for a signal handler. */
+PARC_INTERNAL void parc_error_flush(void);
+PARC_INTERNAL int parc_out_unterminated(int buffer);
+
 /* "parblock", "parfor", "lparfor" or "mapped lparfor" (enum parc_kind). */
 PARC_INTERNAL const char *parc_kind_word(unsigned kind);
 PARC_INTERNAL _Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem,
@@ -794,6 +800,13 @@ PARC_INTERNAL void parc_spawn_range(parc_drt *d, parc_batch *parent, uint64_t co
 PARC_INTERNAL void parc_stats_init(void);
 PARC_INTERNAL uint64_t parc_stats_site(parc_site *site, uint64_t created);
 PARC_INTERNAL void parc_stats_killed(parc_site *site, uint64_t n);
+
+/* ---- aspace.c ---- */
+/* 1 if RLIMIT_AS is finite and `need` more bytes of address space do not
+ * fit under it; then *limit_kib is the limit and *arenas the number of
+ * malloc arena heaps (PARC_ARENA_MIB each) in the process. */
+PARC_INTERNAL int parc_aspace_full(size_t need, uint64_t *limit_kib, int *arenas);
+#define PARC_ARENA_MIB 64
 
 /* ---- numa.c ---- */
 PARC_INTERNAL void parc_pin_init(void);

@@ -150,11 +150,14 @@
  * =============================================================================
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "internal.h"
@@ -323,24 +326,111 @@ void parc_procs_start(void) {
  * the program's first construct ran both halves on processor 0 at P = 3
  * and 4 on 2 CPUs (where the wait below is skipped), and at P = 2 when
  * the worker lost the race to idle(). */
+/* The stack size of a worker's thread: PARC_WORKER_STACK (config.h) plus
+ * what glibc takes out of a thread's stack for the program's static TLS
+ * and its own descriptor, which __pthread_get_minstack tells (Rust's
+ * standard library asks it too): a program with a large __thread array
+ * would have no stack left, or pthread_create would refuse (EINVAL). */
+static size_t worker_stack(const pthread_attr_t *a) {
+  static size_t (*minstack)(const pthread_attr_t *);
+  static int looked;
+  if (!looked) { /* main's thread only (start_workers) */
+    *(void **)&minstack = dlsym(RTLD_DEFAULT, "__pthread_get_minstack");
+    looked = 1;
+  }
+  size_t base = (PARC_ASAN || PARC_TSAN ? 4 : 1) * (size_t)PARC_WORKER_STACK;
+  return base + (minstack ? minstack(a) : (size_t)PTHREAD_STACK_MIN);
+}
+
+/* Is RLIMIT_AS finite?  Read once. */
+static int aspace_limited(void) {
+  static int limited = -1;
+  if (limited < 0) {
+    struct rlimit rl;
+    limited = getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY;
+  }
+  return limited;
+}
+
+/* The address space a worker takes: its stack, glibc's guard page and its
+ * signal stack (context.c). */
+static size_t worker_cost(void) {
+  pthread_attr_t a;
+  pthread_attr_init(&a);
+  size_t cost = worker_stack(&a) + parc_rt.page + PARC_ALTSTACK;
+  pthread_attr_destroy(&a);
+  return cost;
+}
+
+/* The room a worker needs to start: its cost and 2 MiB to spare (for its
+ * first malloc, create_worker). */
+static size_t worker_room(void) { return worker_cost() + ((size_t)2 << 20); }
+
+/* Create processor k's thread, with the stack of worker_stack, pinned with
+ * PARC_PIN; returns 0 or an errno value. */
+static int create_worker(parc_proc *p, int k) {
+  /* Under a finite ulimit -v, a thread must fit with room to spare: its
+   * first malloc (the exit gate's, init.c) that cannot be had is glibc's
+   * fatal error ("failed to register TLS destructor"), not ours.  And the
+   * threads start one at a time (start_workers): each one's malloc arena,
+   * reserved as 128 MiB and then trimmed to 64, left none at that instant
+   * for another's first malloc (that error, 3 runs in 5 of 1024 processors
+   * under ulimit -v 300000). */
+  uint64_t limit;
+  int arenas;
+  if (aspace_limited() && parc_aspace_full(worker_room(), &limit, &arenas))
+    return EAGAIN;
+  int e = EINVAL;
+  /* Pinned first; then (the CPU went away) anywhere, pinned later; then
+   * with glibc's default stack, should the size be refused. */
+  for (int tries = parc_rt.pin ? 0 : 1; e == EINVAL && tries < 3; tries++) {
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    if (tries == 0)
+      parc_pin_attr(&a, k);
+    if (tries < 2)
+      pthread_attr_setstacksize(&a, worker_stack(&a));
+    e = pthread_create(&p->thread, &a, worker_main, p);
+    pthread_attr_destroy(&a);
+  }
+  return e;
+}
+
+/* Processor k's thread could not be created (errno value e).  Under a
+ * finite `ulimit -v` that it no longer fits under, say what a processor
+ * costs and what to change (aspace.c). */
+static _Noreturn void worker_failed(int k, int e) {
+  size_t cost = worker_cost();
+  uint64_t limit;
+  int arenas;
+  if ((e == EAGAIN || e == ENOMEM) && parc_aspace_full(worker_room(), &limit, &arenas)) {
+    char heaps[200] = "";
+    if (arenas)
+      snprintf(heaps, sizeof heaps, ", and glibc's malloc reserves %d MiB more for each "
+               "thread's arena (%d reserved now)", PARC_ARENA_MIB, arenas);
+    parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): the address-space "
+               "limit (ulimit -v %llu) is reached: each processor takes %zu KiB for its "
+               "thread's stacks%s; a smaller PARC_NPROCS%s, or a larger ulimit -v, may help",
+               k, parc_rt.P, (unsigned long long)limit, cost / 1024, heaps,
+               arenas ? ", MALLOC_ARENA_MAX=1" : "");
+  }
+  parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): %s; "
+             "a smaller PARC_NPROCS, or a larger address-space or thread limit, may help",
+             k, parc_rt.P, strerror(e));
+}
+
 static void start_workers(void) {
   __atomic_fetch_add(&parc_hunger_.n, parc_rt.P - 1, __ATOMIC_RELAXED);
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
     p->born_hungry = 1; /* before its thread exists: it reads this */
     /* Joinable (parc_procs_join_at_exit), though they never end otherwise. */
-    pthread_attr_t a;
-    pthread_attr_init(&a);
-    if (parc_rt.pin)
-      parc_pin_attr(&a, k);
-    int e = pthread_create(&p->thread, &a, worker_main, p);
-    pthread_attr_destroy(&a);
-    if (e == EINVAL && parc_rt.pin) /* the CPU went away: start anywhere, pin later */
-      e = pthread_create(&p->thread, NULL, worker_main, p);
+    int e = create_worker(p, k);
     if (e != 0)
-      parc_fatal(1, "cannot create processor %d's thread (of PARC_NPROCS=%d): %s; "
-                 "a smaller PARC_NPROCS, or a larger address-space or thread limit, may help",
-                 k, parc_rt.P, strerror(e));
+      worker_failed(k, e);
+    if (aspace_limited()) /* one at a time (create_worker) */
+      while (__atomic_load_n(&parc_rt.running, __ATOMIC_ACQUIRE) < k)
+        sched_yield();
   }
   /* Wait until every worker runs its scheduler, as OpenMP's first parallel
    * region waits for its team: pthread_create returns long before the new
@@ -2143,7 +2233,7 @@ void parc_deadlock(void) {
   char what[2200];
   parc_drt *seen[MAX_SEEN];
   int nseen = 0, notes = 0, more = 0;
-  fflush(stdout);
+  parc_error_flush();
   fprintf(f, "parc: error: deadlock: every activity is blocked (PARC_NPROCS=%d)\n", parc_rt.P);
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *q = &parc_rt.procs[k];

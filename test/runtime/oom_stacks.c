@@ -12,7 +12,13 @@
 // Several processors run out at once; the message comes once (it came twice
 // in about one run of eight at P = 4).
 // RUN: sh -c 'ulimit -v 3000000; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24; do env PARC_NPROCS=4 PARC_STACK_SIZE=256M %t 2>&1 | grep -c "parc: error"; done' | sort | uniq -c | %FileCheck %s --check-prefix=ONCE
-// CHECK: parc: error: out of memory for activity stacks: cannot map an envelope of 262144 KiB for activities of oom.pc:3:3 in main: Cannot allocate memory; {{[0-9]+}} envelopes exist (each activity blocked at once keeps one); a smaller PARC_STACK_SIZE may help
+// Under ulimit -v the message names the limit and what an envelope costs,
+// and at the smallest PARC_STACK_SIZE does not suggest a smaller one.
+// RUN: sh -c 'ulimit -v 12000; env MALLOC_ARENA_MAX=1 PARC_NPROCS=1 PARC_STACK_SIZE=16K %t; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=MIN
+// CHECK: parc: error: out of memory for activity stacks: cannot map an envelope of 262144 KiB for activities of oom.pc:3:3 in main: the address-space limit (ulimit -v 3000000) is reached: {{[0-9]+}} envelopes exist (each activity blocked at once keeps one, 262208 KiB with its guard region){{.*}}; a smaller PARC_STACK_SIZE, {{(MALLOC_ARENA_MAX=1, )?}}or a larger ulimit -v, may help{{$}}
+// MIN: parc: error: out of memory for activity stacks: cannot map an envelope of 16 KiB for activities of oom.pc:3:3 in main: the address-space limit (ulimit -v 12000) is reached: {{[0-9]+}} envelopes exist (each activity blocked at once keeps one, 80 KiB with its guard region); fewer activities blocked at once, or a larger ulimit -v, may help{{$}}
+// MIN-NOT: done
+// MIN: status=1
 // CHECK-NOT: done
 // CHECK: status=1
 // OK: done
