@@ -365,7 +365,7 @@ private:
   /// two edits of one of Words, case aside.  Its note points the user at
   /// the typo, where the error is only where the construct fails to
   /// match (its `epar`, or the end of the function).
-  void misspeltNote(size_t From, size_t To, ArrayRef<StringRef> Words) {
+  size_t misspeltNote(size_t From, size_t To, ArrayRef<StringRef> Words) {
     for (size_t J = To; J-- > From;) {
       const RTok &T = Toks[J];
       if (T.Ident.empty() || T.Word != KW::None || !(J == 0 || stmtBoundaryBefore(J)) ||
@@ -377,9 +377,10 @@ private:
         continue;
       if (StringRef Best = nearestKeyword(T.Ident, Words); !Best.empty()) {
         note(T.Off, "'%0' is not a PARC keyword: did you mean '%1'?", {userName(T.Ident), Best});
-        return;
+        return J;
       }
     }
+    return ~size_t(0);
   }
   /// A construct or bracket still open where it must be closed is most
   /// often one whose end a string, character constant or comment left open
@@ -474,10 +475,36 @@ private:
     return Operand && SM.getBufferData(FID).substr(End, T.Off - End).contains('\n');
   }
   bool checkColonColon();
-  bool constructExtent(unsigned &Begin, unsigned &End) const;
+  bool constructExtent(size_t Kw, unsigned &Begin, unsigned &End) const;
+  /// What to set aside after the error, where the error says better than
+  /// the open constructs: an explicit range (a stray `epar`, a construct
+  /// up to its misspelt `epar`), or the construct that a misspelt keyword
+  /// opens.
+  unsigned AsideBegin = 0, AsideEnd = 0;
+  size_t AsideOpener = ~size_t(0);
+  /// The set-aside text follows a line whose ';' was left out: no empty
+  /// statement in its place, so that Clang says so of that line.
+  bool AsideNoSemi = false;
   void findRecovery(TokenPassResult &R) const;
   bool keywordAsName(size_t I);
   bool cutShort(const Frame &F, size_t I);
+  size_t twoOperands(size_t B, size_t E);
+  /// Does token I start a line after one that ends an expression without
+  /// its ';' (`x++`, `int x = 0`, `a[i]`; with Names, a name too: `x = x
+  /// + i` then `sync;`)?  Not a name where a construct follows: it may be
+  /// a macro that is a whole statement (`TIMER_START`), nor `)`, which may
+  /// end one too (`LOG(x)`) or an if's condition.
+  bool afterUnendedLine(size_t I, bool Names) {
+    if (I == 0)
+      return false;
+    const RTok &P = Toks[I - 1];
+    unsigned End = P.Off + P.Len;
+    bool Ends = (Names && P.Kind == tok::raw_identifier && P.Word == KW::None &&
+                 !isKeyword(P.Ident)) ||
+                tok::isLiteral(P.Kind) || P.Kind == tok::r_square || P.Kind == tok::plusplus ||
+                P.Kind == tok::minusminus;
+    return Ends && SM.getBufferData(FID).substr(End, Toks[I].Off - End).contains('\n');
+  }
   bool stmtBoundaryBefore(size_t I) const;
   bool misspeltOpener(size_t I);
   bool macroArgBefore(size_t I) const;
@@ -654,6 +681,13 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
   case 3: {
     if (E == B)
       return emptyPart(F, Semi.Off);
+    // `parfor int i; 0; 3 1;`: TO's ';' left out, and the body taken for
+    // STEP; Clang's error came after it, inside the body.
+    if (size_t K = twoOperands(B, E); K < E) {
+      error(Toks[K].Off + Toks[K].Len, "expected ';' after %0 in '%1' header",
+            {partName(F.Part), name(F)});
+      return headerNote(F);
+    }
     // One marker per bound, as separate statements: the parent evaluates
     // FROM, TO and STEP in that order (the lowered C declares them in one
     // declaration, sequenced), so B1 must not make them unsequenced
@@ -676,6 +710,27 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
   return true;
 }
 
+/// The first of two operands in a row (names or constants, not two
+/// strings) at the top level of Toks[B, E), which no expression has
+/// without a macro: a header part's ';' left out there; else E.
+size_t TokenPass::twoOperands(size_t B, size_t E) {
+  auto Operand = [&](const RTok &T) {
+    return (T.Kind == tok::raw_identifier && !isKeyword(T.Ident)) || tok::isLiteral(T.Kind);
+  };
+  unsigned Depth = 0;
+  for (size_t K = B; K < E; ++K) {
+    const RTok &T = Toks[K];
+    if (isOpener(T.Kind))
+      ++Depth;
+    else if (isCloser(T.Kind) && Depth)
+      --Depth;
+    if (Depth == 0 && Operand(T) && K + 1 < E && Operand(Toks[K + 1]) &&
+        !(tok::isStringLiteral(T.Kind) && tok::isStringLiteral(Toks[K + 1].Kind)))
+      return K;
+  }
+  return E;
+}
+
 /// Header F ends at token I (a closer, epar or a construct keyword) before
 /// its STEP's ';'.  Most often a ';' was left out further back, and the
 /// parts after it each took the next one's text: `parfor int i; 0; 10
@@ -685,24 +740,12 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
 /// is empty, or lacks only its ';'.  The error was "expected ';' in
 /// 'parfor' header" at I, whatever had happened.
 bool TokenPass::cutShort(const Frame &F, size_t I) {
-  auto Operand = [&](const RTok &T) {
-    return (T.Kind == tok::raw_identifier && !isKeyword(T.Ident)) || tok::isLiteral(T.Kind);
-  };
   for (int Part = 1; Part <= F.Part && F.Part < 4; ++Part) {
     size_t B = F.PartStarts[Part], E = Part < F.Part ? F.PartStarts[Part + 1] - 1 : I;
-    unsigned Depth = 0;
-    for (size_t K = B; K < E; ++K) {
-      const RTok &T = Toks[K];
-      if (isOpener(T.Kind))
-        ++Depth;
-      else if (isCloser(T.Kind) && Depth)
-        --Depth;
-      if (Depth == 0 && Operand(T) && K + 1 < E && Operand(Toks[K + 1]) &&
-          !(tok::isStringLiteral(T.Kind) && tok::isStringLiteral(Toks[K + 1].Kind))) {
-        error(T.Off + T.Len, "expected ';' after %0 in '%1' header",
-              {partName(Part), name(F)});
-        return headerNote(F);
-      }
+    if (size_t K = twoOperands(B, E); K < E) {
+      error(Toks[K].Off + Toks[K].Len, "expected ';' after %0 in '%1' header",
+            {partName(Part), name(F)});
+      return headerNote(F);
     }
   }
   if (F.Part >= 1 && F.Part < 4) {
@@ -798,6 +841,15 @@ bool TokenPass::step(size_t &I) {
                     (Prev->Kind == tok::raw_identifier &&
                      Idents.get(Prev->Ident).getTokenID() == tok::kw_return) ||
                     (Prev->Kind != tok::raw_identifier && keywordAsName(I)));
+    if ((Shaped || Next == tok::l_paren) && afterUnendedLine(I, /*Names=*/false) &&
+        (W == KW::Parblock || W == KW::Parfor || W == KW::Lparfor)) {
+      // `x++` then `parfor ...` on the next line: the ';' left out.  The
+      // construct is set aside, and Clang's message about the line before
+      // in the next run is this one's.
+      AsideOpener = I;
+      AsideNoSemi = true;
+      return error(Prev->Off + Prev->Len, "expected ';' before '%0'", {T.Ident});
+    }
     if (Shaped && InValue && !(Prev->Kind == tok::l_paren && Brackets.back().Head))
       return error(T.Off, "'%0' is a statement and has no value: it cannot be part of an "
                           "expression", {T.Ident});
@@ -868,6 +920,8 @@ bool TokenPass::step(size_t &I) {
         return true;
       }
       error(T.Off, "expected ':' or 'epar' after a 'parblock' section");
+      if (T.Kind == tok::l_brace)
+        AsideOpener = F.KwTok; // a section whose ':' was left out: the parblock goes
       return matchNote(F);
     }
 
@@ -881,7 +935,11 @@ bool TokenPass::step(size_t &I) {
     if (isCloser(T.Kind) && AtTop) {
       error(T.Off, "expected 'epar' to end '%0'", {name(F)});
       matchNote(F);
-      misspeltNote(F.KwTok + 1, I, {"epar"});
+      if (size_t J = misspeltNote(F.KwTok + 1, I, {"epar"}); J < I) {
+        // The construct ends at its misspelt epar: what follows is checked.
+        AsideBegin = Toks[F.KwTok].Off;
+        AsideEnd = Toks[J].Off + Toks[J].Len;
+      }
       return false;
     }
     if (T.Word == KW::Epar && ParforLike && AtTop) {
@@ -973,8 +1031,12 @@ bool TokenPass::step(size_t &I) {
   }
   case KW::Epar:
     error(T.Off, "'epar' without a matching 'parblock', 'parfor' or 'lparfor'");
-    misspeltNote(Brackets.empty() ? 0 : Brackets.front().Tok + 1, I,
-                 {"parfor", "lparfor", "parblock"});
+    AsideBegin = T.Off; // the rest of the function is checked without it
+    AsideEnd = T.Off + T.Len;
+    if (size_t J = misspeltNote(Brackets.empty() ? 0 : Brackets.front().Tok + 1, I,
+                                {"parfor", "lparfor", "parblock"});
+        J < I)
+      AsideBegin = Toks[J].Off; // from the misspelt keyword that opened it
     return false;
   case KW::Pbreak:
     replace(T, "parc_mark_pbreak()", false, false, false);
@@ -990,7 +1052,7 @@ bool TokenPass::step(size_t &I) {
     // Also first in a macro's argument, `ID(sync;)`: no C reads `(sync;`
     // otherwise, and the mark gets Checks.cpp's "inside a macro argument".
     if (I + 1 < Toks.size() && Toks[I + 1].Kind == tok::semi &&
-        (stmtBoundaryBefore(I) || macroArgBefore(I)))
+        (stmtBoundaryBefore(I) || macroArgBefore(I) || afterUnendedLine(I, /*Names=*/true)))
       replace(T, "parc_mark_sync()", false, false, false);
     else if (stmtBoundaryBefore(I) &&
              (I + 1 >= Toks.size() || Toks[I + 1].Kind == tok::r_brace ||
@@ -1013,7 +1075,10 @@ bool TokenPass::step(size_t &I) {
 /// undeclared names at every use of the index.
 bool TokenPass::misspeltOpener(size_t I) {
   const RTok &T = Toks[I];
-  if (T.Ident.empty() || T.Word != KW::None || I + 1 >= Toks.size() || !stmtBoundaryBefore(I))
+  if (T.Ident.empty() || T.Word != KW::None || I + 1 >= Toks.size())
+    return true;
+  bool Unended = false; // `int x = 0` then `parfro ...`
+  if (!stmtBoundaryBefore(I) && !(Unended = afterUnendedLine(I, /*Names=*/false)))
     return true;
   const RTok &N = Toks[I + 1];
   // A macro of the file's may be used so (`FOREVER { ... }`).
@@ -1042,6 +1107,8 @@ bool TokenPass::misspeltOpener(size_t I) {
   StringRef Best = nearestKeyword(T.Ident, Fits);
   if (Best.empty())
     return true;
+  AsideOpener = I; // the construct it opens, to its epar
+  AsideNoSemi = Unended;
   return error(T.Off, "'%0' is not a PARC keyword: did you mean '%1'?", {userName(T.Ident), Best});
 }
 
@@ -1103,17 +1170,16 @@ void TokenPass::flattenStraddlingConditionals() {
   Repls.swap(Kept);
 }
 
-/// The construct open at the error, Frames.back(), as original offsets
-/// [Begin, End): from its keyword to the end of its `epar`, or, where it
+/// The construct whose keyword (or a misspelling of one) is token Kw, as
+/// original offsets [Begin, End): from its keyword to the end of its `epar`, or, where it
 /// has none (the error is its missing `epar`), to the closer of the block
 /// it is in.  False where the brackets and constructs after it do not nest
 /// (an `epar` inside a bracket it did not open).
-bool TokenPass::constructExtent(unsigned &Begin, unsigned &End) const {
-  const Frame &F = Frames.back();
-  Begin = Toks[F.KwTok].Off;
-  std::vector<int> Open; // the bracket depth of each open construct
+bool TokenPass::constructExtent(size_t Kw, unsigned &Begin, unsigned &End) const {
+  Begin = Toks[Kw].Off;
+  std::vector<int> Open{0}; // the bracket depth of each open construct
   int Depth = 0;
-  for (size_t I = F.KwTok; I < Toks.size(); ++I) {
+  for (size_t I = Kw + 1; I < Toks.size(); ++I) {
     const RTok &T = Toks[I];
     if (isOpener(T.Kind)) {
       ++Depth;
@@ -1143,9 +1209,15 @@ bool TokenPass::constructExtent(unsigned &Begin, unsigned &End) const {
 /// outermost open construct (or, with none open, the error): a `{` at file
 /// level after a `)` (or a K&R definition's `;`) and its `}`.
 void TokenPass::findRecovery(TokenPassResult &R) const {
+  unsigned Begin = AsideBegin, End = AsideEnd;
+  if (End > Begin || (AsideOpener < Toks.size() && constructExtent(AsideOpener, Begin, End))) {
+    R.RecoverBegin = Begin;
+    R.RecoverEnd = End;
+    R.RecoverStatement = !AsideNoSemi;
+    return;
+  }
   if (!Frames.empty()) {
     const Frame &F = Frames.back();
-    unsigned Begin, End;
     if (F.Kind == CK::Parblock && F.Pb == PB::AfterSection && Brackets.size() == F.Depth) {
       // A statement where ':' or 'epar' was to follow a section: the epar
       // left out before it, most often.  The rest is checked as written.
@@ -1154,7 +1226,7 @@ void TokenPass::findRecovery(TokenPassResult &R) const {
       R.RecoverStatement = true;
       return;
     }
-    if (constructExtent(Begin, End) && Begin <= LastErrorOff && LastErrorOff <= End) {
+    if (constructExtent(F.KwTok, Begin, End) && Begin <= LastErrorOff && LastErrorOff <= End) {
       R.RecoverBegin = Begin;
       R.RecoverEnd = End;
       R.RecoverStatement = true;
