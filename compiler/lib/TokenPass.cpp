@@ -286,6 +286,7 @@ private:
     unsigned PartStart = 0;
     unsigned PartStarts[4] = {}; // the first token of each part so far
     bool Mapped = false;
+    unsigned Ifs = 0; // `if`s of the body's top level that an `else` may follow
   };
   struct Bracket {
     tok::TokenKind Open;
@@ -865,6 +866,22 @@ bool TokenPass::step(size_t &I) {
     Frame &F = Frames.back();
     bool AtTop = Brackets.size() == F.Depth;
     bool ParforLike = F.Kind != CK::Parblock;
+
+    if (ParforLike && F.Part == 4 && AtTop && T.Kind == tok::raw_identifier) {
+      // An `else` that no `if` of the body can take is its construct's
+      // outer if's: `if (c) parfor ... a[i] = i; else` left out the epar.
+      if (T.Ident == "if") {
+        ++F.Ifs;
+      } else if (T.Ident == "else" && F.Ifs) {
+        --F.Ifs;
+      } else if (T.Ident == "else") {
+        error(T.Off, "expected 'epar' before 'else'");
+        matchNote(F);
+        AsideBegin = Toks[F.KwTok].Off;
+        AsideEnd = T.Off;
+        return false;
+      }
+    }
 
     if (ParforLike && F.Part < 4 && AtTop) {
       // A header written like C's 'for (...)': no type starts with '(', and
