@@ -28,8 +28,19 @@ static int hexval(char c) {
   return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* Feed each line of /proc/self/<name> to fn; 0 if it cannot be read. */
-static int each_line(const char *path, void (*fn)(const char *, size_t, void *), void *arg) {
+size_t parc_maps_range(const char *s, size_t len, uintptr_t *lo, uintptr_t *hi) {
+  size_t j = 0;
+  int v;
+  *lo = *hi = 0;
+  for (; j < len && (v = hexval(s[j])) >= 0; j++)
+    *lo = *lo * 16 + (uintptr_t)v;
+  if (j < len && s[j] == '-')
+    for (j++; j < len && (v = hexval(s[j])) >= 0; j++)
+      *hi = *hi * 16 + (uintptr_t)v;
+  return j;
+}
+
+int parc_each_line(const char *path, void (*fn)(const char *, size_t, void *), void *arg) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return 0;
@@ -75,14 +86,8 @@ static uintptr_t peek(uintptr_t at) {
 
 static void heap_line(const char *s, size_t len, void *arg) {
   int *n = arg;
-  uintptr_t lo = 0, hi = 0;
-  size_t j = 0;
-  int v;
-  for (; j < len && (v = hexval(s[j])) >= 0; j++)
-    lo = lo * 16 + (uintptr_t)v;
-  if (j < len && s[j] == '-')
-    for (j++; j < len && (v = hexval(s[j])) >= 0; j++)
-      hi = hi * 16 + (uintptr_t)v;
+  uintptr_t lo, hi;
+  size_t j = parc_maps_range(s, len, &lo, &hi);
   if (j + 3 > len || s[j] != ' ' || s[j + 1] != 'r' || s[j + 2] != 'w')
     return;
   for (uintptr_t at = (lo + ARENA_HEAP - 1) & ~(ARENA_HEAP - 1); at && at + HEAP_INFO <= hi;
@@ -103,12 +108,12 @@ int parc_aspace_full(size_t need, uint64_t *limit_kib, int *arenas) {
   if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
     return 0;
   uint64_t pages = 0;
-  if (!each_line("/proc/self/statm", statm_line, &pages) || !pages)
+  if (!parc_each_line("/proc/self/statm", statm_line, &pages) || !pages)
     return 0;
   if (pages * parc_rt.page + need <= (uint64_t)rl.rlim_cur)
     return 0; /* it fits: something else failed */
   *arenas = 0;
-  each_line("/proc/self/maps", heap_line, arenas);
+  parc_each_line("/proc/self/maps", heap_line, arenas);
   *limit_kib = (uint64_t)rl.rlim_cur / 1024;
   return 1;
 }

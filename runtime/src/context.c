@@ -473,47 +473,23 @@ static int kernel_old_known;
 static char *main_mark;
 static size_t main_limit;
 
-static int hexval(char c) {
-  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+struct top_of {
+  uintptr_t at, top;
+};
+
+static void top_line(const char *s, size_t len, void *arg) {
+  struct top_of *t = arg;
+  uintptr_t lo, hi;
+  parc_maps_range(s, len, &lo, &hi);
+  if (lo <= t->at && t->at < hi)
+    t->top = hi;
 }
 
 /* The end of the mapping containing `at`, or 0. */
 static uintptr_t mapping_top(uintptr_t at) {
-  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  char buf[4096];
-  size_t have = 0;
-  uintptr_t top = 0;
-  for (;;) {
-    ssize_t n = read(fd, buf + have, sizeof buf - have);
-    if (n <= 0)
-      break;
-    have += (size_t)n;
-    size_t start = 0;
-    for (size_t i = 0; i < have; i++) {
-      if (buf[i] != '\n')
-        continue;
-      /* "lo-hi perms ..." */
-      uintptr_t lo = 0, hi = 0;
-      size_t j = start;
-      int v;
-      for (; j < i && (v = hexval(buf[j])) >= 0; j++)
-        lo = lo * 16 + (uintptr_t)v;
-      if (j < i && buf[j] == '-')
-        for (j++; j < i && (v = hexval(buf[j])) >= 0; j++)
-          hi = hi * 16 + (uintptr_t)v;
-      if (lo <= at && at < hi)
-        top = hi;
-      start = i + 1;
-    }
-    memmove(buf, buf + start, have - start);
-    have -= start;
-    if (top || have == sizeof buf)
-      break;
-  }
-  close(fd);
-  return top;
+  struct top_of t = {at, 0};
+  parc_each_line("/proc/self/maps", top_line, &t);
+  return t.top;
 }
 
 /* Did a fault at addr, with the stack pointer at sp (or NULL), run off the

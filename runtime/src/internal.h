@@ -232,6 +232,12 @@ typedef struct parc_susp {
 /* ---- Descriptors ----------------------------------------------------------
  * The runtime view of parc_desc: one construct execution.  Fields are grouped
  * by who writes them; the comments say which lock or atomic protects each. */
+/* Reading /proc/self files without allocating (aspace.c; also from the
+ * SIGSEGV handler, context.c): each line to fn, 0 if the file cannot be
+ * read; a maps line's "lo-hi" range, and the index after it. */
+int parc_each_line(const char *path, void (*fn)(const char *, size_t, void *), void *arg);
+size_t parc_maps_range(const char *s, size_t len, uintptr_t *lo, uintptr_t *hi);
+
 /* ---- Floating-point control modes -----------------------------------------
  * The rounding direction, exception masks and flush-to-zero of the current
  * context, as one word; not the status flags, which stay each context's.
