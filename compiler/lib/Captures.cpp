@@ -44,8 +44,10 @@ void computeCaptures(Session &S) {
   Model &M = S.M;
   for (const VarUse &U : M.Uses) {
     Activity *DA = M.declActivity(U.Var);
-    for (Activity *A = U.Act; A && A != DA; A = A->Owner->Parent)
+    for (Activity *A = U.Act; A && A != DA; A = A->Owner->Parent) {
       A->Owner->Captures.insert(U.Var);
+      A->Uses.insert(U.Var);
+    }
   }
   for (const PreturnUse &P : M.Preturns) {
     const FunctionDecl *FD = P.Act->Owner->Func;
@@ -337,7 +339,7 @@ Outliner::readOnlyCaptures(const Construct &C) const {
   return It->second;
 }
 
-std::string Outliner::bodyPrologue(const Construct &C) const {
+std::string Outliner::bodyPrologue(const Construct &C, const Activity *Only) const {
   std::string Out;
   for (const VarDecl *V : C.Constants) {
     // Its own copy, with the value: still a constant expression.
@@ -350,6 +352,11 @@ std::string Outliner::bodyPrologue(const Construct &C) const {
   }
   const llvm::SmallPtrSet<const VarDecl *, 8> &RO = readOnlyCaptures(C);
   for (const VarDecl *V : C.Captures) {
+    // A parblock section's function: only what that section uses (a
+    // generated parblock of 2,000 sections over 2,000 variables made 262 MB
+    // of C, every section unpacking every variable).
+    if (Only && !Only->Uses.count(V))
+      continue;
     std::string N = nameOf(V), Decl;
     unsigned K = 0;
     if (!isVM(V) && V->hasAttr<AlignedAttr>() &&

@@ -32,7 +32,7 @@ void lowerParblock(Outliner &O, const Construct &C, std::string &Defs, std::stri
   std::string Name = O.bodyName(C);
   for (const auto &A : C.Acts) {
     std::string Sec = Name + "_s" + std::to_string(A->Index);
-    Defs += O.placeLines(O.bodyHead(C, Sec) + O.activityText(*A) + "}\n", C.Line);
+    Defs += O.placeLines(O.bodyHead(C, Sec, A.get()) + O.activityText(*A) + "}\n", C.Line);
   }
   std::string Dispatch = "static void " + Name +
                          "(parc_act *parc_self_, void *parc_envp_) {\n"

@@ -178,7 +178,7 @@ static std::string inheritedAttrs(const FunctionDecl *FD) {
   return Out;
 }
 
-std::string Outliner::bodyHead(const Construct &C, StringRef Name) const {
+std::string Outliner::bodyHead(const Construct &C, StringRef Name, const Activity *Only) const {
   // The function's own lines are the construct's: a breakpoint on it or a
   // profiler's line for its entry names the keyword.
   std::string Out = S.lineDirective(C.Line) + inheritedAttrs(C.Func) + "static void " +
@@ -187,7 +187,7 @@ std::string Outliner::bodyHead(const Construct &C, StringRef Name) const {
   if (hasEnv(C)) {
     std::string T = envType(C);
     Out += "  " + T + " *parc_env_ = (" + T + " *)parc_envp_;\n";
-    Out += bodyPrologue(C);
+    Out += bodyPrologue(C, Only);
     Out += "  (void)parc_env_;\n";
   } else {
     Out += "  (void)parc_envp_;\n";

@@ -53,7 +53,7 @@ public:
   std::string envInits(const Construct &C) const;
   /// Declarations at the top of a body function of C: each shared
   /// variable's address, once, in a const local parc_p_<name>_.
-  std::string bodyPrologue(const Construct &C) const;
+  std::string bodyPrologue(const Construct &C, const Activity *Only = nullptr) const;
   /// The captures of C that its body functions read once (Captures.cpp,
   /// ReadOnlyCaptures), found once per construct: a parblock has a body
   /// function per section.
@@ -121,7 +121,8 @@ public:
   std::string bodyName(const Construct &C) const;
   /// `static void NAME(parc_act *parc_self_, void *parc_envp_) {` and the
   /// environment prologue.
-  std::string bodyHead(const Construct &C, llvm::StringRef Name) const;
+  std::string bodyHead(const Construct &C, llvm::StringRef Name,
+                       const Activity *Only = nullptr) const;
   /// #line plus the rendered text of an activity body (`{ ... }`), between
   /// the markers that placeLines looks for.
   std::string activityText(const Activity &A) const;

@@ -15,6 +15,7 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <memory>
 #include <string>
@@ -64,6 +65,9 @@ struct Activity {
   /// The body pbreaks or preturns (it ends its activity and reads
   /// parc_self_->cur): a parfor then keeps one activity per parc_next.
   bool Ends = false;
+  /// The construct's captures that this activity (or a construct nested
+  /// in it) uses: a parblock section's function unpacks only these.
+  llvm::SmallPtrSet<const clang::VarDecl *, 8> Uses;
 };
 
 struct Construct {
