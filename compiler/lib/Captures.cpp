@@ -359,34 +359,34 @@ std::string Outliner::bodyPrologue(const Construct &C, const Activity *Only) con
       continue;
     std::string N = nameOf(V), Decl;
     unsigned K = 0;
-    if (!isVM(V) && V->hasAttr<AlignedAttr>() &&
-        S.Ctx.getDeclAlign(V) > S.Ctx.getTypeAlignInChars(V->getType())) {
-      // `_Alignas(64) int x`: the activity's `x` is *parc_p_x_, whose type
-      // is the pointee's, so `__alignof__(x)` said 4.  A type of the
-      // declaration's alignment says 64 (the object is where it was).
-      QualType T = printable(S.Ctx, V->getType());
-      std::string Al = "parc_al_" + N + "_";
-      Out += "  typedef " + declare(RO.count(V) ? T.getUnqualifiedType() : T, Al) +
-             " __attribute__((aligned(" +
-             std::to_string(S.Ctx.getDeclAlign(V).getQuantity()) + ")));";
-      if (RO.count(V))
-        Out += " " + Al + " parc_c_" + N + "_ = *parc_env_->" + N + "; " + Al +
-               " *const parc_p_" + N + "_ = &parc_c_" + N + "_;";
-      else
-        Out += " " + Al + " *const parc_p_" + N + "_ = parc_env_->" + N + ";";
-      Out += " (void)parc_p_" + N + "_;\n";
-      continue;
-    }
+    QualType T = printable(S.Ctx, V->getType());
+    if (RO.count(V))
+      T = T.getUnqualifiedType();
+    // Declarations of T and of a const pointer to it; for a variable of an
+    // alignment of its own (`_Alignas(64) int x`), through a typedef that
+    // has it: the activity's `x` is *parc_p_x_, whose type is the
+    // pointee's, and `__alignof__(x)` said 4 (the object is where it was).
+    std::string Aligned = "parc_al_" + N + "_";
+    bool OwnAlign = !isVM(V) && V->hasAttr<AlignedAttr>() &&
+                    S.Ctx.getDeclAlign(V) > S.Ctx.getTypeAlignInChars(V->getType());
+    if (OwnAlign)
+      Out += "  typedef " + declare(T, Aligned) + " __attribute__((aligned(" +
+             std::to_string(S.Ctx.getDeclAlign(V).getQuantity()) + ")));\n";
+    auto Of = [&](const std::string &Name) {
+      return OwnAlign ? Aligned + " " + Name : declare(T, Name);
+    };
+    auto PtrTo = [&](const std::string &Name) {
+      return OwnAlign ? Aligned + " *const " + Name
+                      : declare(S.Ctx.getPointerType(T).withConst(), Name);
+    };
     if (RO.count(V)) {
       // Read once into a local whose address does not escape: a store in
       // the body (a char, or of the variable's type) cannot change it, so
       // the back end keeps it in a register instead of reloading it after
       // every such store (`out[y * w + x] = in[y * w + x] / 3` reloaded
       // out, in and w: 1.9x the serial loop).
-      QualType T = printable(S.Ctx, V->getType()).getUnqualifiedType();
-      Out += "  " + declare(T, "parc_c_" + N + "_") + " = *parc_env_->" + N + "; " +
-             declare(S.Ctx.getPointerType(T).withConst(), "parc_p_" + N + "_") + " = &parc_c_" +
-             N + "_; (void)parc_p_" + N + "_;\n";
+      Out += "  " + Of("parc_c_" + N + "_") + " = *parc_env_->" + N + "; " +
+             PtrTo("parc_p_" + N + "_") + " = &parc_c_" + N + "_; (void)parc_p_" + N + "_;\n";
       continue;
     }
     if (isVM(V)) {
@@ -400,8 +400,7 @@ std::string Outliner::bodyPrologue(const Construct &C, const Activity *Only) con
       // loops.  Read as parc_env_->x at each use, it would be reloaded
       // after every store the back end cannot prove unrelated (any char
       // store, any store of the field's type).
-      Decl = declare(S.Ctx.getPointerType(printable(S.Ctx, V->getType())).withConst(),
-                     "parc_p_" + N + "_");
+      Decl = PtrTo("parc_p_" + N + "_");
     }
     Out += "  " + Decl + " = parc_env_->" + N + "; (void)parc_p_" + N + "_;\n";
   }
@@ -887,11 +886,23 @@ static std::string enumerators(const EnumDecl *ED) {
 /// locals (`enum { N = sizeof buf / sizeof buf[0] }`, plain C89), and
 /// where it has a fixed type, which may be a local typedef that file scope
 /// does not see or means otherwise by (`enum dir : count_t`).
-static bool rewrittenEnum(const EnumDecl *ED) {
+static bool writableEnum(const EnumDecl *ED) {
   return ED->isThisDeclarationADefinition() && ED->getBraceRange().isValid() &&
          !ED->getBraceRange().getBegin().isMacroID() &&
-         !ED->getBraceRange().getEnd().isMacroID() && (dependsOnLocals(ED) || ED->isFixed()) &&
-         !enumerators(ED).empty();
+         !ED->getBraceRange().getEnd().isMacroID() && !enumerators(ED).empty();
+}
+static bool rewrittenEnum(const EnumDecl *ED) {
+  return (ED->isFixed() || dependsOnLocals(ED)) && writableEnum(ED);
+}
+
+/// A local type that cannot be moved to file scope at all: one whose
+/// definition depends on local variables, but an enum written with its
+/// values.
+static bool stuckOnLocals(const Decl *D) {
+  if (!dependsOnLocals(D))
+    return false;
+  const auto *ED = dyn_cast<EnumDecl>(D);
+  return !ED || !writableEnum(ED);
 }
 
 /// The text of [B, E) as edited, with each rewrittenEnum among Decls
@@ -1036,7 +1047,7 @@ void Outliner::renameClashingLocalTypes() {
   for (const auto &F : S.M.Functions)
     for (const Decl *D : localTypesNeeded(*F)) {
       // One that cannot move at all keeps its name for the message.
-      if (dependsOnLocals(D) && !(isa<EnumDecl>(D) && rewrittenEnum(cast<EnumDecl>(D))))
+      if (stuckOnLocals(D))
         continue;
       std::vector<const NamedDecl *> Names;
       if (const auto *ND = dyn_cast<NamedDecl>(D))
@@ -1213,7 +1224,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       Fail(D, "it is declared in a file included inside the function");
       continue;
     }
-    if (dependsOnLocals(D) && !(isa<EnumDecl>(D) && rewrittenEnum(cast<EnumDecl>(D)))) {
+    if (stuckOnLocals(D)) {
       Fail(D, "its definition depends on local variables", /*Local=*/true);
       continue;
     }

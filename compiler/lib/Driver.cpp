@@ -845,6 +845,10 @@ std::string withoutRepeats(StringRef Said) {
     unsigned N;
     return !Col.getAsInteger(10, N) && !Line.getAsInteger(10, N);
   };
+  // Where a message ends: the next one, Clang's count, gcc's "In function".
+  auto Boundary = [&](StringRef L) {
+    return Starts(L) || L.ends_with(" generated.") || L.contains(": In function");
+  };
   std::set<std::string> Seen;
   std::string Out, Group;
   bool Keep = true;
@@ -857,16 +861,14 @@ std::string withoutRepeats(StringRef Said) {
   for (size_t I = 0; I < Lines.size(); ++I) {
     StringRef L = Lines[I];
     bool Summary = L.ends_with(" generated.");
-    if (Starts(L) || Summary || L.ends_with(": In function") || L.contains(": In function '")) {
+    if (Boundary(L)) {
       Flush();
       Keep = true;
     }
     if (Starts(L)) {
       // The whole message decides: the same line with other notes stays.
       std::string Whole = L.str();
-      for (size_t J = I + 1; J < Lines.size() && !Starts(Lines[J]) &&
-                             !Lines[J].ends_with(" generated.") && !Lines[J].contains(": In function");
-           ++J)
+      for (size_t J = I + 1; J < Lines.size() && !Boundary(Lines[J]); ++J)
         Whole += "\n" + Lines[J].str();
       Keep = Seen.insert(StringRef(Whole).rtrim().str()).second;
       bool Error = L.contains(": error: ");
@@ -1625,7 +1627,8 @@ bool Job::namesFilesByObject() const {
 }
 
 /// The object of input In when a program is linked and the back end names
-/// files after it (namesFilesByObject()), as with profiling: the back end names the .gcno file after the object and
+/// files after it (namesFilesByObject()).  With profiling, the back end
+/// names the .gcno file after the object and
 /// builds the .gcda path into it, so a temporary object would leave them in
 /// a temporary directory (which the program then creates again at run
 /// time).  As gcc does for `gcc --coverage a.c -o prog`, the files are

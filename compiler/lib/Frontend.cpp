@@ -879,7 +879,7 @@ bool translateFile(const std::string &Path, const FrontendOptions &Opts, bool Sy
   return onBigStack([&] { return translateOnThisStack(Path, Opts, SyntaxOnly, OutC); });
 }
 
-/// Text with the function body [B, E) blanked: every character but the
+/// Text with [B, E) (a construct, or a function's body) blanked: every character but the
 /// line ends ('\n' and '\r') and the preprocessor's lines (a macro defined
 /// there may be used further on) made a space, so that every other
 /// position stays.
