@@ -280,34 +280,17 @@ std::string Outliner::frameDecl(const Construct &C, const FramePlan &P) const {
 }
 
 namespace {
-/// The scalars that a construct's activities only read, and that nothing
-/// else can change while it runs, so that each body function may read
-/// them once (bodyPrologue).  That holds for a construct written at the
-/// top of its function (no sibling activity of its own runs beside it),
-/// for a local or parameter of that function whose address is never taken
-/// (nothing but its name reaches it) and that the construct's text only
-/// reads (the parent, which may also write it, waits at epar meanwhile).
-class ReadOnlyCaptures : public RecursiveASTVisitor<ReadOnlyCaptures> {
+/// How a function's locals and parameters are used other than read, found
+/// in one walk of its body (every construct of the function asks): those
+/// that something other than their name may reach (address taken, an asm
+/// operand, a use outside the main file), and where each of the others is
+/// written (offsets in the main file, sorted).
+class LocalWrites : public RecursiveASTVisitor<LocalWrites> {
 public:
-  ReadOnlyCaptures(const Session &S, const Construct &C) : S(S), C(C) {
-    if (C.Parent || !C.Func->getBody())
-      return;
-    for (const VarDecl *V : C.Captures) {
-      QualType T = V->getType();
-      if (V->isLocalVarDeclOrParm() && !V->isStaticLocal() && !T.isVolatileQualified() &&
-          (T->isIntegerType() || T->isRealFloatingType() || T->isPointerType()) &&
-          !T->isAtomicType() && !isVariablyModified(T))
-        Only.insert(V);
-    }
-    if (Only.empty())
-      return;
-    B = S.offset(C.Block->getBeginLoc());
-    E = S.endOffset(C.Block->getEndLoc());
-    TraverseStmt(C.Func->getBody());
-  }
+  LocalWrites(const Session &S, Outliner::FunctionWrites &W) : S(S), W(W) {}
   bool VisitDeclRefExpr(DeclRefExpr *R) {
     const auto *V = dyn_cast<VarDecl>(R->getDecl());
-    if (!V || !Only.count(V))
+    if (!V || !V->isLocalVarDeclOrParm() || V->isStaticLocal())
       return true;
     DynTypedNodeList Ps = S.Ctx.getParents(*R);
     const Stmt *P = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
@@ -315,27 +298,64 @@ public:
         IC && IC->getCastKind() == CK_LValueToRValue)
       return true; // a read
     SourceLocation L = S.SM.getExpansionLoc(R->getLocation());
-    unsigned Off = S.SM.isWrittenInMainFile(L) ? S.SM.getFileOffset(L) : B;
-    bool Inside = B <= Off && Off < E;
     const auto *U = dyn_cast_or_null<UnaryOperator>(P);
-    if (Inside || (U && U->getOpcode() == UO_AddrOf) || !P || isa<GCCAsmStmt>(P))
-      Only.erase(V); // written by an activity, or reachable through a pointer
+    if (!S.SM.isWrittenInMainFile(L) || (U && U->getOpcode() == UO_AddrOf) || !P ||
+        isa<GCCAsmStmt>(P))
+      W.Escaped.insert(V);
+    else
+      W.Writes[V].push_back(S.SM.getFileOffset(L));
     return true;
   }
-  llvm::SmallPtrSet<const VarDecl *, 8> Only;
 
 private:
   const Session &S;
-  const Construct &C;
-  unsigned B = 0, E = 0;
+  Outliner::FunctionWrites &W;
 };
 } // namespace
 
+const Outliner::FunctionWrites &Outliner::functionWrites(const FunctionDecl *F) const {
+  auto [It, New] = WritesOf.try_emplace(F);
+  if (New) {
+    LocalWrites(S, It->second).TraverseStmt(F->getBody());
+    for (auto &[V, Offsets] : It->second.Writes)
+      llvm::sort(Offsets);
+  }
+  return It->second;
+}
+
+/// The scalars that a construct's activities only read, and that nothing
+/// else can change while it runs, so that each body function may read
+/// them once (bodyPrologue).  That holds for a construct written at the
+/// top of its function (no sibling activity of its own runs beside it),
+/// for a local or parameter of that function whose address is never taken
+/// (nothing but its name reaches it) and that the construct's text only
+/// reads (the parent, which may also write it, waits at epar meanwhile).
 const llvm::SmallPtrSet<const VarDecl *, 8> &
 Outliner::readOnlyCaptures(const Construct &C) const {
   auto [It, New] = ReadOnly.try_emplace(&C);
-  if (New)
-    It->second = ReadOnlyCaptures(S, C).Only;
+  if (!New || C.Parent || !C.Func->getBody())
+    return It->second;
+  const FunctionWrites *W = nullptr;
+  unsigned B = S.offset(C.Block->getBeginLoc()), E = S.endOffset(C.Block->getEndLoc());
+  for (const VarDecl *V : C.Captures) {
+    QualType T = V->getType();
+    if (!V->isLocalVarDeclOrParm() || V->isStaticLocal() || T.isVolatileQualified() ||
+        !(T->isIntegerType() || T->isRealFloatingType() || T->isPointerType()) ||
+        T->isAtomicType() || isVariablyModified(T))
+      continue;
+    if (!W)
+      W = &functionWrites(C.Func);
+    if (W->Escaped.count(V))
+      continue;
+    auto Found = W->Writes.find(V);
+    if (Found != W->Writes.end()) {
+      const llvm::SmallVector<unsigned, 2> &At = Found->second;
+      auto First = llvm::lower_bound(At, B);
+      if (First != At.end() && *First < E)
+        continue; // written by an activity
+    }
+    It->second.insert(V);
+  }
   return It->second;
 }
 
@@ -460,6 +480,22 @@ bool Outliner::rewriteCaptures() {
   std::set<std::pair<unsigned, const VarDecl *>> Defined;
   std::map<unsigned, std::vector<const VarUse *>> Around;
   std::set<const VarDecl *> Refused;
+  // Each variable's uses in each expansion: how many, and whether every
+  // one is written in the file (a macro argument), so that each can be
+  // rewritten where it stands.
+  struct InExpansion {
+    unsigned Uses = 0;
+    bool AllInPlace = true;
+  };
+  std::map<std::pair<unsigned, const VarDecl *>, InExpansion> Expansions;
+  for (const VarUse &U : S.M.Uses) {
+    SourceLocation L = U.Ref->getLocation();
+    if (!L.isMacroID() || !S.SM.isWrittenInMainFile(S.SM.getExpansionLoc(L)))
+      continue;
+    InExpansion &In = Expansions[{expansionOffset(S, U), U.Var}];
+    In.Uses++;
+    In.AllInPlace &= S.writtenInPlace(L);
+  }
   for (const VarUse &U : S.M.Uses) {
     SourceLocation L = U.Ref->getLocation();
     if (!L.isMacroID() || !S.SM.isWrittenInMainFile(S.SM.getExpansionLoc(L)))
@@ -475,11 +511,12 @@ bool Outliner::rewriteCaptures() {
                                "expanded it");
     } else if ((!InPlace || S.Macros.Stringized.count(Sp) || S.Macros.Pasted.count(Sp)) &&
                !Defined.count({X, U.Var})) {
-      const char *Why = whyNotRenamable(X, U);
+      const InExpansion &In = Expansions[{X, U.Var}];
+      const char *Why = whyNotRenamable(X, U, In.Uses);
       if (!Why) {
         Defined.insert({X, U.Var});
         Around[X].push_back(&U);
-      } else if (!InPlace || !onlyInPlace(X, U.Var)) {
+      } else if (!InPlace || !In.AllInPlace) {
         Defined.insert({X, U.Var});
         Ok &= InPlace ? refuseQuoted(U, Why) : refuseRenamed(U, Why);
       }
@@ -704,16 +741,6 @@ bool Outliner::refuseRenamed(const VarUse &U, const char *Why) {
   return false;
 }
 
-/// Is every use of V in the expansion at B1 offset X written in the file
-/// (a macro argument), so that each can be rewritten where it stands?
-bool Outliner::onlyInPlace(unsigned X, const VarDecl *V) {
-  for (const VarUse &W : S.M.Uses)
-    if (W.Var == V && W.Ref->getLocation().isMacroID() && expansionOffset(S, W) == X &&
-        !S.writtenInPlace(W.Ref->getLocation()))
-      return false;
-  return true;
-}
-
 /// The expansion at B1 offset X names shared variable U.Var where an edit
 /// in place would change a string or cannot reach the name (rewriteCaptures).
 /// Can `#define n (*parc_p_n_)` around the expansion rename the variable and
@@ -721,13 +748,11 @@ bool Outliner::onlyInPlace(unsigned X, const VarDecl *V) {
 /// the parser is a use of the variable (not a member, a declaration, another
 /// variable), no macro of that name runs there, and no macro pastes the
 /// name after another one expanded it (`(*parc_p_n_)` would reach the paste;
-/// one that quotes it then spells its string with the new name).  Returns
-/// why not, or null.
-const char *Outliner::whyNotRenamable(unsigned X, const VarUse &U) {
+/// one that quotes it then spells its string with the new name).  Uses is
+/// the number of uses of the variable in that expansion.  Returns why not,
+/// or null.
+const char *Outliner::whyNotRenamable(unsigned X, const VarUse &U, unsigned Uses) {
   std::string N = nameOf(U.Var);
-  unsigned Uses = 0;
-  for (const VarUse &W : S.M.Uses)
-    Uses += W.Var == U.Var && W.Ref->getLocation().isMacroID() && expansionOffset(S, W) == X;
   unsigned Emitted = 0;
   if (auto It = S.Macros.Emitted.find(X); It != S.Macros.Emitted.end())
     if (auto C = It->second.find(U.Var->getIdentifier()); C != It->second.end())

@@ -24,24 +24,30 @@ std::vector<EditList::Edit>::const_iterator EditList::lowerBound(unsigned Off) c
 }
 
 void EditList::add(Edit E) {
-  bool Ins = E.Begin == E.End;
   auto It = std::upper_bound(Edits.begin(), Edits.end(), E, [](const Edit &A, const Edit &B) {
     return before(A.Begin, A.Begin == A.End, A.Seq, B.Begin, B.Begin == B.End, B.Seq);
   });
-  (void)Ins;
   Edits.insert(It, std::move(E));
 }
 
-bool EditList::replace(unsigned Begin, unsigned End, std::string Text) {
-  if (End <= Begin || End > Base.size())
-    return false;
-  // Any replacement starting before End and ending after Begin overlaps.
-  for (auto It = Edits.begin(); It != Edits.end() && It->Begin < End; ++It) {
-    if (It->Begin == It->End)
-      continue;
-    if (It->End > Begin)
-      return false;
+/// Does a replacement start before Off and end after it?  Replacements
+/// never overlap, so only the last one starting before Off can.
+bool EditList::straddles(unsigned Off) const {
+  for (auto It = lowerBound(Off); It != Edits.begin();) {
+    --It;
+    if (It->Begin != It->End)
+      return It->End > Off;
   }
+  return false;
+}
+
+bool EditList::replace(unsigned Begin, unsigned End, std::string Text) {
+  if (End <= Begin || End > Base.size() || straddles(Begin))
+    return false;
+  // A replacement starting inside [Begin, End) overlaps it or is covered.
+  for (auto It = lowerBound(Begin); It != Edits.end() && It->Begin < End; ++It)
+    if (It->Begin != It->End)
+      return false;
   add({Begin, End, std::move(Text), NextSeq++});
   return true;
 }
@@ -51,23 +57,14 @@ void EditList::insert(unsigned Offset, std::string Text) {
 }
 
 bool EditList::collapse(unsigned Begin, unsigned End, std::string Text) {
-  if (End <= Begin || End > Base.size())
+  if (End <= Begin || End > Base.size() || straddles(Begin))
     return false;
-  for (const Edit &E : Edits) {
-    if (E.Begin == E.End)
-      continue;
-    bool Inside = Begin <= E.Begin && E.End <= End;
-    bool Disjoint = E.End <= Begin || E.Begin >= End;
-    if (!Inside && !Disjoint)
+  // Every edit starting inside [Begin, End) goes, and must lie inside it.
+  auto First = lowerBound(Begin), Last = First;
+  for (; Last != Edits.end() && Last->Begin < End; ++Last)
+    if (Last->End > End)
       return false;
-  }
-  Edits.erase(std::remove_if(Edits.begin(), Edits.end(),
-                             [&](const Edit &E) {
-                               if (E.Begin == E.End)
-                                 return Begin <= E.Begin && E.Begin < End;
-                               return Begin <= E.Begin && E.End <= End;
-                             }),
-              Edits.end());
+  Edits.erase(First, Last);
   add({Begin, End, std::move(Text), NextSeq++});
   return true;
 }

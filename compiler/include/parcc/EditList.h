@@ -51,6 +51,7 @@ private:
   std::vector<Edit>::iterator lowerBound(unsigned Off);
   std::vector<Edit>::const_iterator lowerBound(unsigned Off) const;
   void add(Edit E);
+  bool straddles(unsigned Off) const;
 
   llvm::StringRef Base;
   /// Sorted by (Begin, replacement after insertions, Seq).

@@ -18,6 +18,7 @@
 #include "parcc/Session.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -54,19 +55,27 @@ public:
   /// Declarations at the top of a body function of C: each shared
   /// variable's address, once, in a const local parc_p_<name>_.
   std::string bodyPrologue(const Construct &C, const Activity *Only = nullptr) const;
-  /// The captures of C that its body functions read once (Captures.cpp,
-  /// ReadOnlyCaptures), found once per construct: a parblock has a body
-  /// function per section.
+  /// The captures of C that its body functions read once, found once per
+  /// construct: a parblock has a body function per section.
   const llvm::SmallPtrSet<const clang::VarDecl *, 8> &readOnlyCaptures(const Construct &C) const;
   mutable llvm::DenseMap<const Construct *, llvm::SmallPtrSet<const clang::VarDecl *, 8>>
       ReadOnly;
+  /// A function's locals and parameters that something other than their
+  /// name may reach, and where each of the others is written (main-file
+  /// offsets, sorted); found in one walk of the function (Captures.cpp,
+  /// LocalWrites) for all its constructs.
+  struct FunctionWrites {
+    llvm::DenseSet<const clang::VarDecl *> Escaped;
+    llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<unsigned, 2>> Writes;
+  };
+  const FunctionWrites &functionWrites(const clang::FunctionDecl *F) const;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, FunctionWrites> WritesOf;
   /// Leaf edits: references to shared variables, `register` on shared
   /// variables.  False on error (reported).
   bool rewriteCaptures();
   static bool inSet(const std::map<unsigned, std::set<const clang::IdentifierInfo *>> &Sets,
                     unsigned X, unsigned E, const clang::VarDecl *V);
-  const char *whyNotRenamable(unsigned X, const VarUse &U);
-  bool onlyInPlace(unsigned X, const clang::VarDecl *V);
+  const char *whyNotRenamable(unsigned X, const VarUse &U, unsigned Uses);
   void defineAround(const std::vector<const VarUse *> &Us);
   /// Wraps the main-file expansion that InIt is part of in directives: Push
   /// (lines, each starting with a newline) goes before it, Pop after its
