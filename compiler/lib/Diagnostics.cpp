@@ -7,6 +7,7 @@
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <cstring>
@@ -550,6 +551,85 @@ bool DiagPrinter::errorsLocated(const SourceManager &SM, std::vector<SourceLocat
   return true;
 }
 
+/// Does the file location of L come from a macro's definition (not only
+/// from macro arguments written in the file)?  As getFileLoc walks.
+static bool inMacroBody(const SourceManager &SM, SourceLocation L) {
+  for (; L.isMacroID(); L = SM.getImmediateSpellingLoc(L))
+    if (!SM.isMacroArgExpansion(L))
+      return true;
+  return false;
+}
+
+/// Clang's "expanded from macro 'M'" notes, which the diagnostic's place,
+/// moved to the user's text, no longer carries: each macro the place comes
+/// through, at its definition, outermost first, as Clang's
+/// DiagnosticRenderer prints them (within -fmacro-backtrace-limit), after
+/// an error or a warning (a note of parcc's at the same place would repeat
+/// them).  None when the diagnostic and its ranges lie in macro arguments
+/// only: then the place in the file is all there is to see.
+void DiagPrinter::macroBacktrace(const Diagnostic &Info) {
+  const SourceManager &SM = Info.getSourceManager();
+  SourceLocation L = Info.getLocation();
+  bool Body = inMacroBody(SM, L);
+  for (const CharSourceRange &R : Info.getRanges())
+    Body |= inMacroBody(SM, R.getBegin()) || inMacroBody(SM, R.getEnd());
+  if (!Body)
+    return;
+  SmallVector<SourceLocation, 8> Stack;
+  while (L.isMacroID()) {
+    Stack.push_back(SM.isMacroArgExpansion(L) ? SM.getImmediateExpansionRange(L).getBegin() : L);
+    L = SM.getImmediateMacroCallerLoc(L);
+    if (L.isFileID())
+      L = SM.getImmediateMacroCallerLoc(Stack.back());
+  }
+  unsigned Limit = Opts->MacroBacktraceLimit, Depth = Stack.size();
+  unsigned Head = Limit && Depth > Limit ? Limit / 2 : Depth;
+  unsigned Tail = Limit && Depth > Limit ? Limit / 2 + Limit % 2 : 0;
+  for (unsigned K = 0; K < Depth; ++K) {
+    if (K == Head && Tail) {
+      std::string Skip = "(skipping " + std::to_string(Depth - Limit) +
+                         " expansions in backtrace; use -fmacro-backtrace-limit=0 to see all)";
+      TextDiagnostic::printDiagnosticLevel(OS, DiagnosticsEngine::Note, Opts->ShowColors);
+      TextDiagnostic::printDiagnosticMessage(OS, true, Skip, 0, 0, Opts->ShowColors);
+      K = Depth - Tail;
+    }
+    SourceLocation At = Stack[Depth - 1 - K];
+    SourceLocation Sp = SM.getSpellingLoc(At);
+    if (SM.isInSystemHeader(Sp) && llvm::sys::path::filename(SM.getFilename(Sp)) == "parc.h")
+      continue; // faa: a word of the language, not a macro of the user's
+    StringRef Name = Lexer::getImmediateMacroNameForDiagnostics(At, SM, LO);
+    std::string Msg =
+        Name.empty() ? "expanded from here" : ("expanded from macro '" + Name + "'").str();
+    // The diagnostic's ranges that are spelt on the definition's line.
+    SmallVector<CharSourceRange, 2> Ranges;
+    bool InMain;
+    SourceLocation Mapped = mapLoc(SM, Sp, InMain);
+    auto onLine = [&](SourceLocation X) {
+      return SM.getFileID(X) == SM.getFileID(Sp) &&
+             SM.getSpellingLineNumber(X) == SM.getSpellingLineNumber(Sp);
+    };
+    for (const CharSourceRange &R : Info.getRanges()) {
+      SourceLocation B = SM.getSpellingLoc(R.getBegin()), E = SM.getSpellingLoc(R.getEnd());
+      if (!onLine(B) || !onLine(E) || E < B)
+        continue;
+      bool InB, InE;
+      if (InMain) {
+        B = mapLoc(SM, B, InB);
+        E = mapLoc(SM, E, InE);
+        if (!InB || !InE || E < B)
+          continue;
+      }
+      Ranges.push_back(R.isTokenRange() ? CharSourceRange::getTokenRange(B, E)
+                                        : CharSourceRange::getCharRange(B, E));
+    }
+    if (InMain)
+      origTD().emitDiagnostic(FullSourceLoc(Mapped, Orig->sm()), DiagnosticsEngine::Note, Msg,
+                              Ranges, {});
+    else
+      otherTD().emitDiagnostic(FullSourceLoc(Sp, SM), DiagnosticsEngine::Note, Msg, Ranges, {});
+  }
+}
+
 void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
   noteError(Level, Info);
   // faa with one argument or three: Clang reports the macro call, notes
@@ -751,7 +831,12 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     SourceLocation B = mapLoc(SM, H.RemoveRange.getBegin(), InB);
     SourceLocation E = mapLoc(SM, H.RemoveRange.getEnd(), InE);
     unsigned BOff = SM.getFileOffset(SM.getFileLoc(H.RemoveRange.getBegin()));
-    if (!InB || !InE || (Map && Map->isSynthetic(BOff))) {
+    // One inside a macro's definition would land on the macro's call
+    // (Clang drops those too); one that covers a whole expansion is kept.
+    SourceLocation HB = H.RemoveRange.getBegin(), HE = H.RemoveRange.getEnd();
+    if (!InB || !InE || (Map && Map->isSynthetic(BOff)) ||
+        (inMacroBody(SM, HB) && !Lexer::isAtStartOfMacroExpansion(HB, SM, LO)) ||
+        (inMacroBody(SM, HE) && !Lexer::isAtEndOfMacroExpansion(HE, SM, LO))) {
       FixItsOk = false;
       break;
     }
@@ -767,6 +852,8 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     FixIts.push_back(FixItHint::CreateReplacement(
         CharSourceRange::getCharRange(Loc, Loc.getLocWithOffset(TypoText.size())), Misspelt));
   origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
+  if (Level != DiagnosticsEngine::Note && Info.getLocation().isMacroID())
+    macroBacktrace(Info);
   if (Stray)
     origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, StrayWhy,
                             {}, {});

@@ -308,7 +308,8 @@ bool diagF(StringRef A) {
          A.starts_with("-fdiagnostics-color") || A.starts_with("-fmessage-length=") ||
          A.starts_with("-ferror-limit=") || A == "-fno-diagnostics-show-option" ||
          A == "-fdiagnostics-show-option" || A == "-fno-caret-diagnostics" ||
-         A == "-fno-show-column" || A.starts_with("-fbracket-depth=");
+         A == "-fno-show-column" || A.starts_with("-fbracket-depth=") ||
+         A.starts_with("-fmacro-backtrace-limit=");
 }
 
 /// The -std= option A as the back end gets it: C23 by the name that every C

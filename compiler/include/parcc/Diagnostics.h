@@ -165,6 +165,7 @@ private:
   bool isFaaValueMismatch(const clang::Diagnostic &Info) const;
   clang::SourceLocation mapLoc(const clang::SourceManager &SM, clang::SourceLocation L,
                                bool &InMain) const;
+  void macroBacktrace(const clang::Diagnostic &Info);
 
   HeldStream OS;
   unsigned ErrorLimit = 0;
