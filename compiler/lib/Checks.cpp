@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "parcc/Checks.h"
+#include "parcc/Analysis.h"
 
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -1517,6 +1518,34 @@ void checkInlineDefinitions(Session &S) {
   }
 }
 
+/// A construct in a function the file installs as a signal handler: a
+/// handler may run in the middle of an activity or of the runtime's own
+/// work on the same thread, which a construct cannot start from (the
+/// runtime is not async-signal-safe, as malloc is not).  A warning, not an
+/// error: a handler that only raise() runs, synchronously, is well defined.
+void checkSignalHandlers(Session &S) {
+  llvm::DenseMap<const FunctionDecl *, SourceLocation> Handlers;
+  bool Looked = false;
+  for (const auto &CP : S.M.Constructs) {
+    const Construct &C = *CP;
+    if (C.Parent)
+      continue;
+    if (!Looked) {
+      Handlers = signalHandlers(S.Ctx);
+      Looked = true;
+    }
+    auto It = Handlers.find(C.Func->getCanonicalDecl());
+    if (It == Handlers.end())
+      continue;
+    S.warn(C.Block->getBeginLoc(), OwnWarning::SignalHandler,
+           "'%0' in signal handler '%1': a signal that arrives during a construct or an "
+           "activity runs it where no construct can start (the program may crash or hang)")
+        << spellingOf(C.Kind) << C.Func->getName();
+    S.note(It->second, "installed here; a handler may set a 'volatile sig_atomic_t' flag "
+                       "that the program tests, and run the construct there");
+  }
+}
+
 } // namespace
 
 bool runChecks(Session &S) {
@@ -1538,6 +1567,7 @@ bool runChecks(Session &S) {
   checkIncludedMacros(S);
   checkDirectiveNames(S);
   checkSemInits(S);
+  checkSignalHandlers(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
 }
 

@@ -132,6 +132,7 @@
 // measure what they cost.
 //
 //===----------------------------------------------------------------------===//
+#include "parcc/Analysis.h"
 #include "parcc/Lowering.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -321,7 +322,7 @@ static bool handlerField(const FieldDecl *F) {
 
 /// The functions that the file installs as signal handlers: passed to
 /// signal() and its kin, or stored in a sa_handler or sa_sigaction field
-/// (by assignment or in an initializer).
+/// (by assignment or in an initializer); each with the first place.
 class SignalHandlers : public RecursiveASTVisitor<SignalHandlers> {
 public:
   bool shouldVisitImplicitCode() const { return true; } // initializers' semantic forms
@@ -331,14 +332,14 @@ public:
         llvm::StringSwitch<bool>(FD->getName())
             .Cases("signal", "sigset", "bsd_signal", "sysv_signal", "__sysv_signal", true)
             .Default(false))
-      add(CE->getArg(1));
+      add(CE->getArg(1), CE->getBeginLoc());
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->getOpcode() == BO_Assign)
       if (const auto *M = dyn_cast<MemberExpr>(B->getLHS()->IgnoreParenImpCasts()))
         if (handlerField(dyn_cast<FieldDecl>(M->getMemberDecl())))
-          add(B->getRHS());
+          add(B->getRHS(), B->getBeginLoc());
     return true;
   }
   bool VisitInitListExpr(InitListExpr *IL) {
@@ -349,7 +350,7 @@ public:
       return true;
     if (RD->isUnion()) {
       if (IL->getNumInits() == 1 && handlerField(IL->getInitializedFieldInUnion()))
-        add(IL->getInit(0));
+        add(IL->getInit(0), IL->getBeginLoc());
       return true;
     }
     unsigned I = 0;
@@ -357,17 +358,17 @@ public:
       if (I >= IL->getNumInits())
         break;
       if (handlerField(F))
-        add(IL->getInit(I));
+        add(IL->getInit(I), IL->getInit(I)->getBeginLoc());
       ++I;
     }
     return true;
   }
-  llvm::DenseSet<const FunctionDecl *> Fns;
+  llvm::DenseMap<const FunctionDecl *, SourceLocation> Fns;
 
 private:
-  void add(const Expr *E) {
+  void add(const Expr *E, SourceLocation At) {
     if (const FunctionDecl *FD = functionNamed(E))
-      Fns.insert(FD);
+      Fns.try_emplace(FD, At);
   }
 };
 
@@ -447,9 +448,7 @@ public:
       AT.TraverseStmt(F->FD->getBody());
       Taken[F.get()] = std::move(AT.Vars);
     }
-    SignalHandlers SH;
-    SH.TraverseDecl(S.Ctx.getTranslationUnitDecl());
-    Handlers = std::move(SH.Fns);
+    Handlers = signalHandlers(S.Ctx);
   }
 
   /// A signal handler of this file: it keeps no poll (see the top).
@@ -488,7 +487,7 @@ private:
   /// The functions of this file, by canonical declaration.
   llvm::DenseMap<const FunctionDecl *, const FunctionModel *> Fns;
   llvm::DenseMap<const FunctionModel *, llvm::DenseSet<const VarDecl *>> Taken;
-  llvm::DenseSet<const FunctionDecl *> Handlers;
+  llvm::DenseMap<const FunctionDecl *, SourceLocation> Handlers;
   enum class State { Busy, Yes, No };
   llvm::DenseMap<const FunctionModel *, State> FnState;
   /// Functions defined in headers, judged on their own.
@@ -834,6 +833,12 @@ bool Planner::pollFree(const Stmt *Loop, const FunctionModel &F) {
 }
 
 } // namespace
+
+llvm::DenseMap<const FunctionDecl *, SourceLocation> signalHandlers(ASTContext &Ctx) {
+  SignalHandlers SH;
+  SH.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(SH.Fns);
+}
 
 /// for (init; ; inc): the poll becomes the condition.
 static bool pollEmptyFor(Session &S, const ForStmt *F, bool Insert) {

@@ -14,7 +14,7 @@ namespace {
 const char *const Names[NumOwnWarnings] = {
     "parc-sync-call", "parc-empty-body",   "parc-index-conversion",
     "parc-zero-step", "parc-inclusive-to", "parc-uninitialized-semaphore",
-    "parc-empty-range", "parc-count-overflow",
+    "parc-empty-range", "parc-count-overflow", "parc-signal-handler",
 };
 
 constexpr unsigned AllMask = (1u << NumOwnWarnings) - 1;

@@ -5,6 +5,7 @@
 #include "parcc/Session.h"
 
 #include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 
@@ -24,6 +25,13 @@ void computeCaptures(Session &S);
 /// of int where it is one (INT_MIN written so that it is); empty beyond
 /// 64 bits.
 std::string integerLiteral(const llvm::APSInt &I);
+
+/// The functions that the file installs as signal handlers (passed to
+/// signal() and its kin, or stored in a sa_handler or sa_sigaction field),
+/// each with the first place that installs it (Polls.cpp: a handler keeps
+/// no poll; Checks.cpp: a construct in one is warned of).
+llvm::DenseMap<const clang::FunctionDecl *, clang::SourceLocation>
+signalHandlers(clang::ASTContext &Ctx);
 
 } // namespace parcc
 

@@ -41,8 +41,9 @@ enum class OwnWarning : unsigned {
   EmptyRange,             ///< parc-empty-range: constants that make the range empty (off:
                           ///< a test of the contract's empty ranges writes them on purpose)
   CountOverflow,          ///< parc-count-overflow: 2^64 iterations or more
+  SignalHandler,          ///< parc-signal-handler: a construct in a signal handler
 };
-constexpr unsigned NumOwnWarnings = 8;
+constexpr unsigned NumOwnWarnings = 9;
 
 /// The option's name without -W ("parc-inclusive-to").
 llvm::StringRef ownWarningName(OwnWarning W);
