@@ -476,6 +476,7 @@ private:
     return Operand && SM.getBufferData(FID).substr(End, T.Off - End).contains('\n');
   }
   bool checkColonColon();
+  bool closesAround(size_t From, size_t Depth) const;
   bool constructExtent(size_t Kw, unsigned &Begin, unsigned &End) const;
   /// What to set aside after the error, where the error says better than
   /// the open constructs: an explicit range (a stray `epar`, a construct
@@ -947,6 +948,14 @@ bool TokenPass::step(size_t &I) {
       error(T.Off, "expected '%0' before 'epar'", {closerFor(B.Open)});
       note(Toks[B.Tok].Off, "to match this '%0'", {spell(B.Open)});
       unterminatedNotes(B.Tok, I, /*AtEOF=*/false);
+      // The construct ends at this epar, the bracket with it, when what
+      // follows closes the brackets open around the construct (a section's
+      // `}` left out, a student's mistake): the rest is checked.  Not when
+      // a closer there was meant for the bracket (`( epar )`).
+      if (closesAround(I + 1, F.Depth)) {
+        AsideBegin = Toks[F.KwTok].Off;
+        AsideEnd = T.Off + T.Len;
+      }
       return false;
     }
     if (isCloser(T.Kind) && AtTop) {
@@ -1192,6 +1201,26 @@ void TokenPass::flattenStraddlingConditionals() {
 /// has none (the error is its missing `epar`), to the closer of the block
 /// it is in.  False where the brackets and constructs after it do not nest
 /// (an `epar` inside a bracket it did not open).
+/// Do the tokens from From on close the first Depth brackets of Brackets
+/// (those open around a construct) as they are, with each closer matching
+/// its opener?
+bool TokenPass::closesAround(size_t From, size_t Depth) const {
+  std::vector<tok::TokenKind> Open;
+  for (size_t K = 0; K < Depth; ++K)
+    Open.push_back(Brackets[K].Open);
+  for (size_t I = From; I < Toks.size() && !Open.empty(); ++I) {
+    tok::TokenKind K = Toks[I].Kind;
+    if (isOpener(K)) {
+      Open.push_back(K);
+    } else if (isCloser(K)) {
+      if (closerFor(Open.back())[0] != *tok::getPunctuatorSpelling(K))
+        return false;
+      Open.pop_back();
+    }
+  }
+  return Open.empty();
+}
+
 bool TokenPass::constructExtent(size_t Kw, unsigned &Begin, unsigned &End) const {
   Begin = Toks[Kw].Off;
   std::vector<int> Open{0}; // the bracket depth of each open construct
