@@ -678,6 +678,9 @@ PARC_INTERNAL _Noreturn void parc_deadlock(void);
 
 /* ---- processor.c ---- */
 PARC_INTERNAL void parc_procs_init(void);
+/* Where parc_self() is NULL: processor 0, bound now, on the process's main
+ * thread; NULL on any other (processor.c, "The main thread"). */
+PARC_INTERNAL parc_proc *parc_main_proc(void);
 PARC_INTERNAL void parc_procs_start(void);
 PARC_INTERNAL void parc_procs_join_at_exit(void);
 PARC_INTERNAL void parc_ready(parc_ctx *c);

@@ -158,7 +158,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -227,6 +229,41 @@ static inline void work_add(parc_proc *p, int v) {
     __atomic_store_n(&p->nwork, was + v != 0, __ATOMIC_RELAXED); /* hint only */
 }
 
+/* ---- The main thread ---------------------------------------------------------
+ * Processor 0 is the process's main thread, the one that runs main(): the
+ * thread whose id is the process id.  It was the thread that ran the
+ * runtime's constructor, which is main's only when the program itself
+ * carries the runtime, or loads the library that does before it creates
+ * threads: a library built by `parcc -shared` that a helper thread loaded
+ * with dlopen made that helper processor 0, so main's own call of the
+ * library's constructs stopped as one from a thread libparc did not
+ * create, and the helper's succeeded (docs/guide.md, "Threads of your
+ * own", says the opposite).  So the constructor binds processor 0 only
+ * on the main thread, and the main thread binds it otherwise at its first
+ * construct or parc_P that must wait (parc_main_proc, on the path where
+ * parc_self() is NULL, which costs the others nothing).  The binding is
+ * the thread's parc_tls_proc, which a fork keeps for the thread that
+ * called it: in the child that thread is the main one, and runs
+ * constructs if it was main in the parent, or if the runtime had not
+ * started there.  A child forked by another thread after the first
+ * construct has no processor 0: its state is that of the parent's main
+ * thread, which the fork did not copy (fork_child sets main_lost). */
+static int main_lost;
+
+static int is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+
+static void bind_main(void) {
+  parc_tls_proc = &parc_rt.procs[0];
+  parc_exit_gate_thread();
+}
+
+parc_proc *parc_main_proc(void) {
+  parc_init();
+  if (!parc_tls_proc && !main_lost && is_main_thread())
+    bind_main();
+  return parc_tls_proc;
+}
+
 /* ---- Set-up --------------------------------------------------------------- */
 
 void parc_procs_init(void) {
@@ -246,7 +283,8 @@ void parc_procs_init(void) {
   parc_rt.procs = procs;
   root_ctx.last = &procs[0];
   procs[0].cur = &root_ctx;
-  parc_tls_proc = &procs[0];
+  if (is_main_thread())
+    bind_main();
 }
 
 static void get_work(parc_proc *p);
@@ -306,10 +344,11 @@ void parc_procs_start(void) {
   int cpu = parc_rt.P > 1 && parc_rt.pin ? parc_pin_self(0) : -1;
   /* relaxed: a report only (stats.c) */
   __atomic_store_n(&p0->cpu, cpu >= 0 ? cpu : sched_getcpu(), __ATOMIC_RELAXED);
-  if (parc_rt.P > 1) {
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
+  /* At any P: a child forked by a thread other than main's loses
+   * processor 0 too ("The main thread"). */
+  pthread_atfork(fork_prepare, fork_parent, fork_child);
+  if (parc_rt.P > 1)
     watch_main_thread();
-  }
   start_workers();
 }
 
@@ -538,6 +577,8 @@ static void fork_parent(void) {
 static void fork_child(void) {
   if (!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE))
     return;
+  if (parc_tls_proc != &parc_rt.procs[0])
+    main_lost = 1; /* see "The main thread" */
   /* The other processors have no thread here: nobody sleeps on their idle
    * condvars. */
   forget_workers(fork_quiet);

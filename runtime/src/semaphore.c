@@ -225,10 +225,10 @@ static int spin_take(parc_proc *p, parc_sem_rt *r, int single) {
  * while it waits, for the deadlock report. */
 static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
                                                  const parc_wait_site *site) {
-  parc_ensure_started();
   parc_proc *p = parc_self();
-  if (PARC_UNLIKELY(!p))
+  if (PARC_UNLIKELY(!p) && !(p = parc_main_proc()))
     parc_fatal_foreign(NULL, site);
+  parc_ensure_started(); /* after: as descriptor.c's current_ctx */
   if (spin_take(p, r, single))
     return;
   parc_ctx *c = p->cur;
