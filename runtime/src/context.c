@@ -587,8 +587,12 @@ static void pass_sent(int sig, siginfo_t *si, void *uc) {
     put_back_old(sig);
     raise(sig);
   } else if (old.sa_handler != SIG_IGN) {
-    if (old.sa_flags & SA_RESETHAND)
+    if (old.sa_flags & SA_RESETHAND) {
       old_segv.sa_handler = SIG_DFL;
+#ifdef PARC_RAW_SEGV
+      kernel_old_segv.handler = (void *)SIG_DFL; /* what the kernel would have reset */
+#endif
+    }
     sigset_t mask = ((ucontext_t *)uc)->uc_sigmask, before;
     sigorset(&mask, &mask, &old.sa_mask);
     if (!(old.sa_flags & SA_NODEFER))
