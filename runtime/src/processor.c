@@ -932,10 +932,18 @@ static void task_sigblk(const char *s, size_t len, void *arg) {
 }
 #endif
 
-static uint64_t foreign_look_ns; /* how long the last look took; under idle_mu of the looker */
+/* How long the last look took, and when a look last found such threads
+ * (0: it found none).  Atomic: several sleepers may look. */
+static uint64_t foreign_look_ns, foreign_seen_at;
 
+/* How many such threads there are (0: none).  Threads found less than a
+ * poll period ago are taken to be there still: at P = 1 each parc_V that
+ * such a thread posts is followed by a look when processor 0 runs out of
+ * work again, which read every thread's name each time. */
 static int foreign_threads(void) {
-  uint64_t t0 = now_ns();
+  uint64_t t0 = now_ns(), seen = __atomic_load_n(&foreign_seen_at, __ATOMIC_RELAXED);
+  if (seen && t0 - seen < PARC_FOREIGN_POLL_NS)
+    return 1;
   DIR *dir = opendir("/proc/self/task");
   if (!dir)
     return 0; /* cannot tell: report, as before */
@@ -959,7 +967,9 @@ static int foreign_threads(void) {
     n += !look.skip;
   }
   closedir(dir);
-  __atomic_store_n(&foreign_look_ns, now_ns() - t0, __ATOMIC_RELAXED);
+  uint64_t t1 = now_ns();
+  __atomic_store_n(&foreign_look_ns, t1 - t0, __ATOMIC_RELAXED);
+  __atomic_store_n(&foreign_seen_at, n ? t1 : 0, __ATOMIC_RELAXED);
   return n;
 }
 
