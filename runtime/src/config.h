@@ -131,6 +131,14 @@
 #define PARC_HELP_SLEEP_NS 1000000
 #endif
 
+/* Every activity is blocked but threads of the program's own still run,
+ * and may yet call parc_V: a sleeping processor looks this often, in
+ * nanoseconds, whether they have ended, when the deadlock is reported
+ * (processor.c, "Deadlock"). */
+#ifndef PARC_FOREIGN_POLL_NS
+#define PARC_FOREIGN_POLL_NS 10000000
+#endif
+
 /* Spin iterations of a contended spinlock before it yields the CPU. */
 #ifndef PARC_LOCK_SPINS
 #define PARC_LOCK_SPINS 128
@@ -243,6 +251,8 @@ _Static_assert(PARC_HELP_SPINS > 0 && (PARC_HELP_SPINS & (PARC_HELP_SPINS - 1)) 
                "PARC_HELP_SPINS must be a power of two");
 _Static_assert(PARC_HELP_SLEEP_NS > 0 && PARC_HELP_SLEEP_NS < 1000000000, "PARC_HELP_SLEEP_NS out of range");
 _Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
+_Static_assert(PARC_FOREIGN_POLL_NS > 0 && PARC_FOREIGN_POLL_NS < 1000000000,
+               "PARC_FOREIGN_POLL_NS out of range");
 _Static_assert(PARC_SEM_SPIN_NS >= 0 && PARC_SEM_SPIN_NS <= 10000000, "PARC_SEM_SPIN_NS out of range");
 _Static_assert(PARC_SEM_SPINS >= 1, "PARC_SEM_SPINS must be at least 1");
 _Static_assert(PARC_SEM_WATCH_NS >= 0 && PARC_SEM_WATCH_NS <= 1000000, "PARC_SEM_WATCH_NS out of range");

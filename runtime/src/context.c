@@ -439,7 +439,13 @@ void parc_sched_ctx_make(parc_proc *p, void (*entry)(parc_ctx *)) {
  * The SIGSEGV handler runs on an alternate signal stack (the faulting stack
  * is full), recognises the guard page of the context running on this thread
  * and reports the construct; any other fault gets the previous disposition
- * back and is re-raised by returning (the instruction faults again). */
+ * back and is re-raised by returning (the instruction faults again).
+ *
+ * A SIGSEGV that was sent, not a fault (raise, kill, pthread_kill,
+ * sigqueue: si_code <= 0), is none of the handler's business either, but
+ * returning does not send it again: the first raise(SIGSEGV) after a
+ * construct was lost (the program went on), and a handler of the program's
+ * own installed before it was never called for one (pass_sent). */
 static struct sigaction old_segv;
 static int segv_installed;
 
@@ -551,7 +557,63 @@ static void overflow_exit(const char *msg, int n) {
   _exit(1);
 }
 
+/* The disposition the program had before parc_sigsegv_install, back in
+ * place: the next SIGSEGV goes where it would have gone without the
+ * runtime. */
+static void put_back_old(int sig) {
+  sigaction(sig, &old_segv, NULL);
+#ifdef PARC_RAW_SEGV
+  if (kernel_old_known)
+    syscall(SYS_rt_sigaction, sig, &kernel_old_segv, NULL, sizeof kernel_old_segv.mask);
+#endif
+}
+
+/* A sent SIGSEGV, delivered where it would have been without the runtime.
+ * Under the default action the process must die by the signal: the old
+ * disposition goes back and the signal is sent again, to this thread,
+ * where it stays blocked until this handler returns.  Ignored, it is
+ * dropped.  A handler of the program's own is called here, as the kernel
+ * would have called it: with its sa_mask and the signal (unless
+ * SA_NODEFER) added to the interrupted code's mask, its three arguments
+ * with SA_SIGINFO, and reset to the default first with SA_RESETHAND.
+ * Calling it, rather than putting it back and sending again, keeps this
+ * handler, and the stack-overflow reports, in place for what follows.  It
+ * runs on this thread's alternate signal stack.  The interrupted code's
+ * errno is the handler's to see and change, and only the handler's. */
+static void pass_sent(int sig, siginfo_t *si, void *uc) {
+  int saved_errno = errno;
+  struct sigaction old = old_segv;
+  if (old.sa_handler == SIG_DFL) {
+    put_back_old(sig);
+    raise(sig);
+  } else if (old.sa_handler != SIG_IGN) {
+    if (old.sa_flags & SA_RESETHAND) {
+      old_segv.sa_handler = SIG_DFL;
+#ifdef PARC_RAW_SEGV
+      kernel_old_segv.handler = (void *)SIG_DFL; /* what the kernel would have reset */
+#endif
+    }
+    sigset_t mask = ((ucontext_t *)uc)->uc_sigmask, before;
+    sigorset(&mask, &mask, &old.sa_mask);
+    if (!(old.sa_flags & SA_NODEFER))
+      sigaddset(&mask, sig);
+    pthread_sigmask(SIG_SETMASK, &mask, &before);
+    errno = saved_errno;
+    if (old.sa_flags & SA_SIGINFO)
+      old.sa_sigaction(sig, si, uc);
+    else
+      old.sa_handler(sig);
+    saved_errno = errno;
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+  }
+  errno = saved_errno;
+}
+
 static void segv_handler(int sig, siginfo_t *si, void *uc) {
+  if (si->si_code <= 0) { /* sent: si_addr is no address (the sender's pid) */
+    pass_sent(sig, si, uc);
+    return;
+  }
   parc_proc *p = parc_self();
   parc_ctx *c = p ? p->cur : NULL;
   char *addr = si->si_addr;
@@ -594,11 +656,7 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
     }
     overflow_exit(buf, n);
   }
-  sigaction(sig, &old_segv, NULL);
-#ifdef PARC_RAW_SEGV
-  if (kernel_old_known)
-    syscall(SYS_rt_sigaction, sig, &kernel_old_segv, NULL, sizeof kernel_old_segv.mask);
-#endif
+  put_back_old(sig);
 }
 
 /* Give the calling thread an alternate signal stack. */

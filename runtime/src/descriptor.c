@@ -458,9 +458,11 @@ static void spawn_body(parc_ctx *c, parc_drt *d, parc_batch *parent) {
   }
 }
 
+/* Before parc_ensure_started: the runtime starts on main's thread, never on
+ * one of the program's own that is about to be refused. */
 static inline parc_ctx *current_ctx(const parc_site *site) {
   parc_proc *p = parc_self();
-  if (PARC_UNLIKELY(!p))
+  if (PARC_UNLIKELY(!p) && !(p = parc_main_proc()))
     parc_fatal_foreign(site, NULL);
   return p->cur;
 }
@@ -480,8 +482,8 @@ void parc_spawn(parc_desc *pd, parc_site *site, parc_body_fn fn, void *env, uint
     d->preturned = 0;
     return;
   }
-  parc_ensure_started();
   parc_ctx *c = current_ctx(site);
+  parc_ensure_started();
   parc_batch *parent = c->cur_act;
   desc_init(d, site, fn, env, count, parent);
   d->home = c->last;
@@ -505,8 +507,8 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
     parc_spawn(pd, site, fn, env, total);
     return;
   }
-  parc_ensure_started();
   parc_ctx *c = current_ctx(site);
+  parc_ensure_started();
   parc_batch *parent = c->cur_act;
   desc_init(d, site, fn, env, total, parent);
   root_busy(parent, 1);

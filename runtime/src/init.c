@@ -4,8 +4,11 @@
  * The constructor runs before main (priority 101, ahead of user
  * constructors): it parses the environment, so a bad PARC_NPROCS stops the
  * program before main, and allocates the processors, making the main thread
- * processor 0.  No thread is created there: parc_start, called by the first
- * construct (or the first parc_P that must block), creates the workers.
+ * processor 0 (or leaving that to the main thread's first construct, when
+ * a library that carries the runtime is loaded on another thread:
+ * processor.c, "The main thread").  No thread is created there: parc_start,
+ * called by the first construct (or the first parc_P that must block),
+ * creates the workers.
  */
 #define _GNU_SOURCE /* pthread_getname_np */
 #include <dlfcn.h>
@@ -88,7 +91,6 @@ void parc_init(void) {
   if (parc_rt.inited)
     return;
   parc_rt.inited = 1;
-  parc_exit_gate_thread(); /* the constructor runs on the main thread */
   parc_poll_hook_install();
   parc_env_parse();
   parc_procs_init();

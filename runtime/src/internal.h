@@ -678,6 +678,9 @@ PARC_INTERNAL _Noreturn void parc_deadlock(void);
 
 /* ---- processor.c ---- */
 PARC_INTERNAL void parc_procs_init(void);
+/* Where parc_self() is NULL: processor 0, bound now, on the process's main
+ * thread; NULL on any other (processor.c, "The main thread"). */
+PARC_INTERNAL parc_proc *parc_main_proc(void);
 PARC_INTERNAL void parc_procs_start(void);
 PARC_INTERNAL void parc_procs_join_at_exit(void);
 PARC_INTERNAL void parc_ready(parc_ctx *c);
@@ -779,6 +782,12 @@ PARC_INTERNAL void parc_bar_cancel_locked(parc_drt *d, parc_ctx *c);
 
 /* ---- semaphore.c ---- */
 PARC_INTERNAL void parc_sem_cancel_locked(void *sem, parc_ctx *c);
+/* P = 1: parc_V calls of threads of the program's own, posted for
+ * processor 0: are there any (a hint), and do them now (processor 0 only;
+ * returns how many).  processor.c: wake processor 0 for them. */
+PARC_INTERNAL int parc_sem_posted(void);
+PARC_INTERNAL int parc_sem_take_posted(void);
+PARC_INTERNAL void parc_sem_posted_wake(void);
 /* processor.c: parc_P's wait before it blocks: spin while *value <= 0, up
  * to PARC_SEM_SPIN_NS after *since (set on the first call, when 0), only
  * while nothing else is ready on p and at most PARC_SEM_SPINS times between

@@ -150,15 +150,19 @@
  * =============================================================================
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -227,6 +231,41 @@ static inline void work_add(parc_proc *p, int v) {
     __atomic_store_n(&p->nwork, was + v != 0, __ATOMIC_RELAXED); /* hint only */
 }
 
+/* ---- The main thread ---------------------------------------------------------
+ * Processor 0 is the process's main thread, the one that runs main(): the
+ * thread whose id is the process id.  It was the thread that ran the
+ * runtime's constructor, which is main's only when the program itself
+ * carries the runtime, or loads the library that does before it creates
+ * threads: a library built by `parcc -shared` that a helper thread loaded
+ * with dlopen made that helper processor 0, so main's own call of the
+ * library's constructs stopped as one from a thread libparc did not
+ * create, and the helper's succeeded (docs/guide.md, "Threads of your
+ * own", says the opposite).  So the constructor binds processor 0 only
+ * on the main thread, and the main thread binds it otherwise at its first
+ * construct or parc_P that must wait (parc_main_proc, on the path where
+ * parc_self() is NULL, which costs the others nothing).  The binding is
+ * the thread's parc_tls_proc, which a fork keeps for the thread that
+ * called it: in the child that thread is the main one, and runs
+ * constructs if it was main in the parent, or if the runtime had not
+ * started there.  A child forked by another thread after the first
+ * construct has no processor 0: its state is that of the parent's main
+ * thread, which the fork did not copy (fork_child sets main_lost). */
+static int main_lost;
+
+static int is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+
+static void bind_main(void) {
+  parc_tls_proc = &parc_rt.procs[0];
+  parc_exit_gate_thread();
+}
+
+parc_proc *parc_main_proc(void) {
+  parc_init();
+  if (!parc_tls_proc && !main_lost && is_main_thread())
+    bind_main();
+  return parc_tls_proc;
+}
+
 /* ---- Set-up --------------------------------------------------------------- */
 
 void parc_procs_init(void) {
@@ -246,7 +285,8 @@ void parc_procs_init(void) {
   parc_rt.procs = procs;
   root_ctx.last = &procs[0];
   procs[0].cur = &root_ctx;
-  parc_tls_proc = &procs[0];
+  if (is_main_thread())
+    bind_main();
 }
 
 static void get_work(parc_proc *p);
@@ -306,10 +346,11 @@ void parc_procs_start(void) {
   int cpu = parc_rt.P > 1 && parc_rt.pin ? parc_pin_self(0) : -1;
   /* relaxed: a report only (stats.c) */
   __atomic_store_n(&p0->cpu, cpu >= 0 ? cpu : sched_getcpu(), __ATOMIC_RELAXED);
-  if (parc_rt.P > 1) {
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
+  /* At any P: a child forked by a thread other than main's loses
+   * processor 0 too ("The main thread"). */
+  pthread_atfork(fork_prepare, fork_parent, fork_child);
+  if (parc_rt.P > 1)
     watch_main_thread();
-  }
   start_workers();
 }
 
@@ -538,6 +579,8 @@ static void fork_parent(void) {
 static void fork_child(void) {
   if (!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE))
     return;
+  if (parc_tls_proc != &parc_rt.procs[0])
+    main_lost = 1; /* see "The main thread" */
   /* The other processors have no thread here: nobody sleeps on their idle
    * condvars. */
   forget_workers(fork_quiet);
@@ -851,6 +894,152 @@ void parc_help(parc_proc *p) {
     split_running(p, c);
 }
 
+/* ---- Threads of the program's own -------------------------------------------
+ * The threads of the process that are not the runtime's, which may call
+ * parc_V: /proc/self/task lists every thread; main's (its id is the
+ * process id) and those named PARC_THREAD_NAME are not counted.  The
+ * latter are this runtime's workers and those of other copies of it (a
+ * library built by parcc -shared and loaded with RTLD_LOCAL): those never
+ * end, and their activities' parc_V goes to their own copy.  Under TSan
+ * neither is its background thread, which would keep every deadlock
+ * waiting: it is told by its signal mask, every asynchronous signal
+ * blocked (sanitizer_common starts its threads so), which a thread of the
+ * program's own that waits in sigwait may have too; such a program
+ * reported early under TSan is the price.  A report only, at a deadlock:
+ * the cost does not matter, except while it waits, when watch_foreign
+ * looks again only after 100 times as long as the last look took (1,024
+ * processors' names to read). */
+struct task_look {
+  int skip;
+};
+
+static void task_name(const char *s, size_t len, void *arg) {
+  size_t n = strlen(PARC_THREAD_NAME);
+  if (len >= n && memcmp(s, PARC_THREAD_NAME, n) == 0)
+    ((struct task_look *)arg)->skip = 1;
+}
+
+#if PARC_TSAN
+static void task_sigblk(const char *s, size_t len, void *arg) {
+  if (len < 8 || memcmp(s, "SigBlk:", 7) != 0)
+    return;
+  unsigned long long m = strtoull(s + 7, NULL, 16);
+  unsigned long long async = 1ull << (SIGHUP - 1) | 1ull << (SIGINT - 1) |
+                             1ull << (SIGUSR1 - 1) | 1ull << (SIGTERM - 1) |
+                             1ull << (SIGCHLD - 1);
+  if ((m & async) == async)
+    ((struct task_look *)arg)->skip = 1;
+}
+#endif
+
+/* How long the last look took, and when a look last found such threads
+ * (0: it found none).  Atomic: several sleepers may look. */
+static uint64_t foreign_look_ns, foreign_seen_at;
+
+/* How many such threads there are (0: none).  Threads found less than a
+ * poll period ago are taken to be there still: at P = 1 each parc_V that
+ * such a thread posts is followed by a look when processor 0 runs out of
+ * work again, which read every thread's name each time. */
+static int foreign_threads(void) {
+  uint64_t t0 = now_ns(), seen = __atomic_load_n(&foreign_seen_at, __ATOMIC_RELAXED);
+  if (seen && t0 - seen < PARC_FOREIGN_POLL_NS)
+    return 1;
+  DIR *dir = opendir("/proc/self/task");
+  if (!dir)
+    return 0; /* cannot tell: report, as before */
+  pid_t pid = getpid();
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(dir))) {
+    char *end;
+    long tid = strtol(e->d_name, &end, 10);
+    if (*end || tid <= 0 || tid == pid)
+      continue;
+    char path[64];
+    struct task_look look = {0};
+    snprintf(path, sizeof path, "/proc/self/task/%ld/comm", tid);
+    parc_each_line(path, task_name, &look);
+#if PARC_TSAN
+    snprintf(path, sizeof path, "/proc/self/task/%ld/status", tid);
+    if (!look.skip)
+      parc_each_line(path, task_sigblk, &look);
+#endif
+    n += !look.skip;
+  }
+  closedir(dir);
+  uint64_t t1 = now_ns();
+  __atomic_store_n(&foreign_look_ns, t1 - t0, __ATOMIC_RELAXED);
+  __atomic_store_n(&foreign_seen_at, n ? t1 : 0, __ATOMIC_RELAXED);
+  return n;
+}
+
+/* Wait on p's condvar (idle_mu held) until woken or for the poll period
+ * of "Deadlock", at least 100 times the last look at the threads. */
+static void foreign_nap(parc_proc *p) {
+  uint64_t nap = PARC_FOREIGN_POLL_NS, look = __atomic_load_n(&foreign_look_ns, __ATOMIC_RELAXED);
+  if (look > nap / 100)
+    nap = look * 100;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  uint64_t ns = (uint64_t)ts.tv_nsec + nap;
+  ts.tv_sec += (time_t)(ns / 1000000000);
+  ts.tv_nsec = (long)(ns % 1000000000);
+  pthread_cond_timedwait(&p->idle_cv, &p->idle_mu, &ts);
+}
+
+/* The report says that the program's own threads ended (atomic: two
+ * watchers may set it). */
+static int foreign_ended;
+
+/* P > 1: p's count made nasleep P while threads of the program's own ran
+ * (idle_wait, idle_mu held, p asleep).  Sleep a poll period; then, still
+ * asleep, report if the count is still P and those threads have ended.
+ * 0: stop watching (p was woken, or another processor ran since: the one
+ * whose count reaches P again watches). */
+static int watch_foreign(parc_proc *p) {
+  foreign_nap(p);
+  if (!p->sleeping || p->quit)
+    return 0;
+  if (__atomic_load_n(&parc_rt.nasleep, __ATOMIC_SEQ_CST) != parc_rt.P)
+    return 0;
+  if (foreign_threads())
+    return 1;
+  pthread_mutex_unlock(&p->idle_mu);
+  __atomic_store_n(&foreign_ended, 1, __ATOMIC_RELAXED);
+  parc_deadlock();
+}
+
+/* P = 1: nothing is left to run (get_work found nothing, and no other
+ * thread of the runtime's can add anything).  A deadlock, unless a thread
+ * of the program's own may yet call parc_V: at P = 1 its parc_V is posted
+ * to processor 0 (semaphore.c, parc_sem_take_posted), which takes it here
+ * and returns to get_work; otherwise it sleeps until one is posted or, a
+ * poll period later, looks again whether those threads have ended. */
+static void idle_single(parc_proc *p) {
+  for (int waited = 0;; waited = 1) {
+    if (parc_sem_take_posted())
+      return;
+    if (!foreign_threads()) {
+      __atomic_store_n(&foreign_ended, waited, __ATOMIC_RELAXED);
+      parc_deadlock();
+    }
+    pthread_mutex_lock(&p->idle_mu);
+    if (!parc_sem_posted())
+      foreign_nap(p);
+    pthread_mutex_unlock(&p->idle_mu);
+  }
+}
+
+/* semaphore.c posted a parc_V of a thread of the program's own, at P = 1:
+ * wake processor 0 if it waits for one (idle_single).  It checks the
+ * posts under idle_mu before it sleeps, so this signal is never lost. */
+void parc_sem_posted_wake(void) {
+  parc_proc *p = &parc_rt.procs[0];
+  pthread_mutex_lock(&p->idle_mu);
+  pthread_cond_signal(&p->idle_cv);
+  pthread_mutex_unlock(&p->idle_mu);
+}
+
 /* Deadlock.  A processor that found nothing in its locked re-check and is
  * still announced as sleeping marks itself `asleep` under its idle mutex and
  * counts itself in nasleep before it waits; a waker clears both under the
@@ -863,7 +1052,15 @@ void parc_help(parc_proc *p) {
  * on a ready list, which its processor's re-check sees; a sleeping
  * processor is counted without having to wake.  The only thing that can
  * still wake the program is a thread libparc did not create (or a signal
- * handler) calling parc_V: such programs are outside the model.
+ * handler) calling parc_V.  The guide lets such a thread call parc_V, so
+ * while the process has one (foreign_threads), the processor whose count
+ * reached P does not report: it stays asleep, looking every
+ * PARC_FOREIGN_POLL_NS whether the count is still P and whether those
+ * threads have ended, and reports only then (watch_foreign).  A parc_V
+ * from one of them readies a context as any parc_V does, which wakes its
+ * processor and takes that one out of the count.  Without such threads,
+ * the report comes at once, as before.  (Signal handlers remain outside
+ * the model.)
  *
  * Spinning.  An idle processor spins PARC_SPIN_NS before it sleeps, so
  * that work that comes soon finds it awake.  With more processors than
@@ -901,11 +1098,15 @@ static void idle_wait(parc_proc *p) {
   if (!work_recheck(p)) {
     PARC_STAT_ADD(p, sleeps, 1);
     pthread_mutex_lock(&p->idle_mu);
+    int watch = 0;
     if (p->sleeping) {
       p->asleep = 1;
       if (__atomic_add_fetch(&parc_rt.nasleep, 1, __ATOMIC_SEQ_CST) == parc_rt.P) {
-        pthread_mutex_unlock(&p->idle_mu);
-        parc_deadlock();
+        if (!foreign_threads()) {
+          pthread_mutex_unlock(&p->idle_mu);
+          parc_deadlock();
+        }
+        watch = 1; /* see "Deadlock" */
       }
     }
     /* With more processors than CPUs, each sleeper renews less often, so
@@ -917,6 +1118,10 @@ static void idle_wait(parc_proc *p) {
     if (parc_oversubscribed())
       nap = nap * ((parc_rt.P + parc_rt.cpus - 1) / parc_rt.cpus);
     while (p->sleeping && !p->quit) {
+      if (PARC_UNLIKELY(watch)) {
+        watch = watch_foreign(p);
+        continue;
+      }
       if (!__atomic_load_n(&parc_rt.root_busy, __ATOMIC_RELAXED)) {
         /* No construct under way: no owner has private work, and main's
          * next construct publishes at once (sleepers count as hungry),
@@ -947,8 +1152,10 @@ static void idle_wait(parc_proc *p) {
 /* While p looks for work it counts as hungry: spawning owners then publish
  * their private descriptors (lazy publication, descriptor.c). */
 static void idle(parc_proc *p) {
-  if (parc_rt.single)
-    parc_deadlock();
+  if (parc_rt.single) {
+    idle_single(p);
+    return;
+  }
   if (p->born_hungry)
     p->born_hungry = 0; /* counted since start_workers */
   else
@@ -2233,8 +2440,17 @@ void parc_deadlock(void) {
   char what[2200];
   parc_drt *seen[MAX_SEEN];
   int nseen = 0, notes = 0, more = 0;
+  /* Two processors watching the program's own threads may both see them
+   * end (watch_foreign): one report. */
+  static int reporting;
+  if (__atomic_exchange_n(&reporting, 1, __ATOMIC_ACQ_REL))
+    for (;;)
+      pause();
   parc_error_flush();
   fprintf(f, "parc: error: deadlock: every activity is blocked (PARC_NPROCS=%d)\n", parc_rt.P);
+  if (__atomic_load_n(&foreign_ended, __ATOMIC_RELAXED))
+    fprintf(f, "parc: note: the program's own threads, which might have called parc_V, have "
+               "ended\n");
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *q = &parc_rt.procs[k];
     lock_if(&q->blocked_lock);

@@ -52,6 +52,7 @@
  * parc_V on exit: processor.c, "Giving way to pinned contexts").
  */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "internal.h"
 
@@ -220,15 +221,72 @@ static int spin_take(parc_proc *p, parc_sem_rt *r, int single) {
   return 0;
 }
 
+/* ---- parc_V from a thread of the program's own at P = 1 ---------------------
+ * The guide lets a thread that the program created itself call parc_V.  At
+ * P > 1 it takes the semaphore's lock as a processor does.  At P = 1 nothing
+ * takes that lock (rt.single): processor 0's thread is the only one that
+ * touches a semaphore, and another thread's parc_V would race with it on
+ * the value and the queue.  So such a parc_V posts the semaphore on a list
+ * instead, and processor 0 does the parc_V itself: when it has nothing
+ * else to run (processor.c, idle_single, which also waits for posts while
+ * such threads exist instead of reporting a deadlock), and before a
+ * parc_P of its own parks (sem_P_slow).  At P = 1 only one activity runs
+ * at a time, so the unit arrives no later than anyone could have used
+ * it, except by a parc_P that finds it free without waiting. */
+typedef struct posted_v {
+  parc_sem_rt *r;
+  struct posted_v *next;
+} posted_v;
+
+static posted_v *posted; /* atomic: a stack; any thread pushes, processor 0 empties it */
+
+int parc_sem_posted(void) { return __atomic_load_n(&posted, __ATOMIC_RELAXED) != NULL; }
+
+static __attribute__((noinline, cold)) void post_V(parc_sem_rt *r) {
+  posted_v *v = malloc(sizeof *v);
+  if (!v)
+    parc_fatal(1, "out of memory (parc_V on a thread of the program's own)");
+  v->r = r;
+  v->next = __atomic_load_n(&posted, __ATOMIC_RELAXED);
+  /* release: what the thread wrote before its parc_V is seen by the
+   * activity the unit wakes (processor 0 takes the list with acquire). */
+  while (!__atomic_compare_exchange_n(&posted, &v->next, v, 1, __ATOMIC_RELEASE,
+                                      __ATOMIC_RELAXED))
+    ;
+  parc_sem_posted_wake();
+}
+
+int parc_sem_take_posted(void) {
+  if (!parc_sem_posted())
+    return 0;
+  posted_v *v = __atomic_exchange_n(&posted, NULL, __ATOMIC_ACQUIRE), *order = NULL;
+  while (v) { /* oldest first */
+    posted_v *next = v->next;
+    v->next = order;
+    order = v;
+    v = next;
+  }
+  int n = 0;
+  for (; order; n++) {
+    posted_v *next = order->next;
+    parc_V((parc_sem_t *)(void *)order->r);
+    free(order);
+    order = next;
+  }
+  return n;
+}
+
 /* parc_P past its fast path: no unit was free on entry.  `site` is
  * parc_P_at's call site (parc_abi.h), NULL for parc_P: the context keeps it
  * while it waits, for the deadlock report. */
 static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
                                                  const parc_wait_site *site) {
-  parc_ensure_started();
   parc_proc *p = parc_self();
-  if (PARC_UNLIKELY(!p))
+  if (PARC_UNLIKELY(!p) && !(p = parc_main_proc()))
     parc_fatal_foreign(NULL, site);
+  parc_ensure_started(); /* after: as descriptor.c's current_ctx */
+  if (single && parc_sem_take_posted() && take(r, single))
+    return; /* a posted parc_V of a thread of the program's own (above) */
   if (spin_take(p, r, single))
     return;
   parc_ctx *c = p->cur;
@@ -318,7 +376,12 @@ void parc_V(parc_sem_t *s) {
   parc_sem_rt *r = sem_of(s);
   check_init(r, "parc_V", NULL);
   int single = parc_rt.single;
-  if (!single) {
+  if (single) {
+    if (PARC_UNLIKELY(!parc_self()) && !parc_main_proc()) {
+      post_V(r); /* a thread of the program's own (above) */
+      return;
+    }
+  } else {
     /* Given back by the context that took it: a lock's holder, who may take
      * it again at once (parc_sem_spin's watch).  A context remembers only
      * the last semaphore it took, so a holder of two locks that gives the

@@ -24,6 +24,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -122,9 +123,27 @@ static void report(void) {
   fflush(f);
 }
 
+/* A child of fork() prints the report too, at its exit: of its own work
+ * only.  It inherited the parent's counters, and its totals and site
+ * lines added the parent's work before the fork to its own.  The only
+ * thread of the child runs this, before anything else there. */
+static void fork_child(void) {
+  for (int k = 0; k < parc_rt.P; k++)
+    memset(&parc_rt.procs[k].st, 0, sizeof parc_rt.procs[k].st);
+  for (parc_site *s = parc_rt.sites, *next; s; s = next) {
+    next = s->next_;
+    s->next_ = NULL;
+    s->executions_ = s->created_ = s->killed_ = 0;
+    s->registered_ = 0; /* listed again at its first spawn in the child */
+  }
+  parc_rt.sites = NULL;
+}
+
 void parc_stats_init(void) {
-  if (parc_rt.stats)
+  if (parc_rt.stats) {
     atexit(report);
+    pthread_atfork(NULL, NULL, fork_child);
+  }
 }
 
 /* Called at every spawn when PARC_STATS or PARC_TRACE is set; returns the

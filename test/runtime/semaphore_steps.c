@@ -120,6 +120,12 @@ _Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem, const parc
   fail("a semaphore parc_sem_init did not set up", running);
   abort();
 }
+parc_proc *parc_main_proc(void) { return parc_tls_proc; }
+void parc_sem_posted_wake(void) {}
+_Noreturn void parc_fatal(int status, const char *fmt, ...) {
+  (void)fmt;
+  exit(status);
+}
 _Noreturn void parc_fatal_foreign(const parc_site *site, const parc_wait_site *wsite) {
   (void)site, (void)wsite;
   fail("parc_P outside the runtime", running);
