@@ -138,6 +138,12 @@
 #ifndef PARC_FOREIGN_POLL_NS
 #define PARC_FOREIGN_POLL_NS 10000000
 #endif
+/* After this long waiting for the program's own threads with every
+ * activity blocked, the runtime says so on stderr (once; processor.c,
+ * foreign_wait). */
+#ifndef PARC_FOREIGN_WARN_NS
+#define PARC_FOREIGN_WARN_NS 10000000000ull
+#endif
 
 /* Spin iterations of a contended spinlock before it yields the CPU. */
 #ifndef PARC_LOCK_SPINS

@@ -991,6 +991,29 @@ static void foreign_nap(parc_proc *p) {
  * watchers may set it). */
 static int foreign_ended;
 
+/* A wait for the program's own threads that lasts PARC_FOREIGN_WARN_NS
+ * is said on stderr, once per run: a program whose thread will never call
+ * parc_V (a thread pool idling beside a real deadlock) would otherwise
+ * wait for ever without a word.  The wait goes on: the thread may yet
+ * call it.  foreign_wait(1) starts a wait, foreign_wait(0) goes on. */
+static uint64_t foreign_wait_from;
+static int foreign_warned;
+static void foreign_wait(int start, int threads) {
+  uint64_t t = now_ns();
+  if (start) {
+    __atomic_store_n(&foreign_wait_from, t, __ATOMIC_RELAXED);
+    return;
+  }
+  uint64_t from = __atomic_load_n(&foreign_wait_from, __ATOMIC_RELAXED);
+  if (t - from < PARC_FOREIGN_WARN_NS || __atomic_exchange_n(&foreign_warned, 1, __ATOMIC_RELAXED))
+    return;
+  parc_error_flush();
+  fprintf(stderr, "parc: warning: every activity has been blocked for %llu s, waiting for a "
+          "parc_V from the program's own threads (%d running); if none of them will call "
+          "it, the program is deadlocked\n",
+          (unsigned long long)((t - from) / 1000000000), threads);
+}
+
 /* P > 1: p's count made nasleep P while threads of the program's own ran
  * (idle_wait, idle_mu held, p asleep).  Sleep a poll period; then, still
  * asleep, report if the count is still P and those threads have ended.
@@ -1002,8 +1025,11 @@ static int watch_foreign(parc_proc *p) {
     return 0;
   if (__atomic_load_n(&parc_rt.nasleep, __ATOMIC_SEQ_CST) != parc_rt.P)
     return 0;
-  if (foreign_threads())
+  int n = foreign_threads();
+  if (n) {
+    foreign_wait(0, n);
     return 1;
+  }
   pthread_mutex_unlock(&p->idle_mu);
   __atomic_store_n(&foreign_ended, 1, __ATOMIC_RELAXED);
   parc_deadlock();
@@ -1019,10 +1045,12 @@ static void idle_single(parc_proc *p) {
   for (int waited = 0;; waited = 1) {
     if (parc_sem_take_posted())
       return;
-    if (!foreign_threads()) {
+    int n = foreign_threads();
+    if (!n) {
       __atomic_store_n(&foreign_ended, waited, __ATOMIC_RELAXED);
       parc_deadlock();
     }
+    foreign_wait(!waited, n);
     pthread_mutex_lock(&p->idle_mu);
     if (!parc_sem_posted())
       foreign_nap(p);
@@ -1107,6 +1135,7 @@ static void idle_wait(parc_proc *p) {
           parc_deadlock();
         }
         watch = 1; /* see "Deadlock" */
+        foreign_wait(1, 0);
       }
     }
     /* With more processors than CPUs, each sleeper renews less often, so
