@@ -6,6 +6,7 @@
 #   %parcc-path       the compiler's executable alone (for CC=, CMAKE_C_COMPILER=)
 #   %cc-runtime       compile and link hand-lowered C against libparc
 #   %runtime-lib-dir  the build tree's lib/, where libparc*.a are
+#   %abi-names        the names of parc_abi.h that parcc refuses, as built
 #   %run-1 / %run-4   run a program at PARC_NPROCS=1 / 4 (with a time limit)
 #   %FileCheck, %not  the LLVM test tools
 #   %cflags-strict    warnings that emitted C must compile cleanly under
@@ -64,6 +65,8 @@ runtime_cc = "%s -std=gnu11 -Wall -Wextra -Werror -g -O1%s -I%s %%s -L%s -lparc 
 # %runtime-include, nor %parcc see %parcc-clang.
 config.substitutions.append(("%runtime-include", config.runtime_include))
 config.substitutions.append(("%runtime-lib-dir", config.runtime_lib_dir))
+config.substitutions.append(("%abi-names", os.path.join(config.parcc_obj_root, "compiler", "include",
+                                                        "parcc", "AbiNames.inc")))
 config.substitutions.append(("%clang19", config.clang19 or "clang-19"))
 config.substitutions.append(("%gcc", shutil.which("gcc") or "gcc"))
 config.substitutions.append(("%parcc-path", config.parcc))  # the executable alone
