@@ -50,6 +50,12 @@ for tool in ("ccache", "cmake", "ninja", "make"):
 csmith = shutil.which("csmith")
 if csmith and os.path.exists(os.path.join(os.path.dirname(csmith), "..", "include", "csmith", "csmith.h")):
     config.available_features.add("csmith")
+# gdb, for the tests of stepping through constructs (not a dependency).
+if shutil.which("gdb"):
+    config.available_features.add("gdb")
+# libparc built with line tables (-DPARCC_RUNTIME_LINE_INFO=ON).
+if config.runtime_line_info.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("runtime-line-info")
 # Valgrind runs only programs built without a sanitizer.
 if shutil.which("valgrind") and not config.sanitize:
     config.available_features.add("valgrind")
