@@ -5,6 +5,8 @@
 #   %parcc-clang      the compiler under test with clang-19 as back end
 #   %parcc-path       the compiler's executable alone (for CC=, CMAKE_C_COMPILER=)
 #   %cc-runtime       compile and link hand-lowered C against libparc
+#   %runtime-lib-dir  the build tree's lib/, where libparc*.a are
+#   %abi-names        the names of parc_abi.h that parcc refuses, as built
 #   %run-1 / %run-4   run a program at PARC_NPROCS=1 / 4 (with a time limit)
 #   %FileCheck, %not  the LLVM test tools
 #   %cflags-strict    warnings that emitted C must compile cleanly under
@@ -48,6 +50,12 @@ for tool in ("ccache", "cmake", "ninja", "make"):
 csmith = shutil.which("csmith")
 if csmith and os.path.exists(os.path.join(os.path.dirname(csmith), "..", "include", "csmith", "csmith.h")):
     config.available_features.add("csmith")
+# gdb, for the tests of stepping through constructs (not a dependency).
+if shutil.which("gdb"):
+    config.available_features.add("gdb")
+# libparc built with line tables (-DPARCC_RUNTIME_LINE_INFO=ON).
+if config.runtime_line_info.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("runtime-line-info")
 # Valgrind runs only programs built without a sanitizer.
 if shutil.which("valgrind") and not config.sanitize:
     config.available_features.add("valgrind")
@@ -62,6 +70,9 @@ runtime_cc = "%s -std=gnu11 -Wall -Wextra -Werror -g -O1%s -I%s %%s -L%s -lparc 
 # Longer names first: lit substitutes in order, so %run must not see
 # %runtime-include, nor %parcc see %parcc-clang.
 config.substitutions.append(("%runtime-include", config.runtime_include))
+config.substitutions.append(("%runtime-lib-dir", config.runtime_lib_dir))
+config.substitutions.append(("%abi-names", os.path.join(config.parcc_obj_root, "compiler", "include",
+                                                        "parcc", "AbiNames.inc")))
 config.substitutions.append(("%clang19", config.clang19 or "clang-19"))
 config.substitutions.append(("%gcc", shutil.which("gcc") or "gcc"))
 config.substitutions.append(("%parcc-path", config.parcc))  # the executable alone

@@ -1074,31 +1074,6 @@ void checkPrototypes(Session &S) {
   }
 }
 
-/// The names that parc_abi.h declares or defines.  The emitted C includes
-/// it at the top of every file, so a user's declaration of one of them
-/// (even plain C that never uses PARC) would clash there, inside generated
-/// code; it is reported at the user's declaration instead.  Keep in step
-/// with runtime/include/parc_abi.h and docs/reference.md ("Reserved names").
-const char *const AbiNames[] = {
-    "PARC_PARC_ABI_H", "PARC_ABI_VERSION", "parc_kind", "PARC_KIND_PARBLOCK",
-    "PARC_KIND_PARFOR", "PARC_KIND_LPARFOR", "PARC_KIND_MAPPED_LPARFOR", "PARC_KIND_ROOT", "PARC_KIND_FENV",
-    "parc_site", "PARC_SITE_INIT", "PARC_SITE_INIT_SYNCS", "PARC_DESC_BYTES", "parc_desc", "parc_act", "parc_body_fn",
-    "parc_kill_pending_", "parc_poll_slow", "parc_poll", "parc_next", "PARC_BLOCK",
-    "PARC_FULL_BLOCK_BEGIN", "PARC_FULL_BLOCK_END",
-    "parc_next_block", "parc_spawn",
-    "parc_spawn_lparfor", "parc_chunk_lo", "parc_error_step0", "parc_error_count",
-    "parc_count_s", "parc_count_u", "parc_iter", "parc_sync", "parc_next_frame",
-    "parc_sync_frame", "parc_pbreak",
-    "parc_preturn_claim", "parc_preturn", "parc_preturned", "parc_wait_site",
-    "PARC_WAIT_SITE_INIT", "parc_P_at"};
-
-bool isAbiName(StringRef N) {
-  for (const char *A : AbiNames)
-    if (N == A)
-      return true;
-  return false;
-}
-
 void reportAbiName(Session &S, SourceLocation L, StringRef Name) {
   S.error(L, "'%0' is a name of parc_abi.h, which the C that parcc emits includes") << Name;
   S.note(L, "parc_abi.h reserves the names of its entries in every file parcc compiles; "
@@ -1547,6 +1522,22 @@ void checkSignalHandlers(Session &S) {
 }
 
 } // namespace
+
+/// The names that parc_abi.h declares or defines.  The emitted C includes
+/// it at the top of every file, so a user's declaration of one of them
+/// (even plain C that never uses PARC) would clash there, inside generated
+/// code; it is reported at the user's declaration instead.  The list is read
+/// from runtime/include/parc_abi.h at build time (tool/parcc-abi-names.cpp),
+/// sorted; docs/reference.md ("Reserved names") lists the same names
+/// (test/diag/abi_names_all.test checks both).
+const char *const AbiNames[] = {
+#include "parcc/AbiNames.inc"
+};
+
+bool isAbiName(StringRef N) {
+  return std::binary_search(std::begin(AbiNames), std::end(AbiNames), N,
+                            [](StringRef A, StringRef B) { return A < B; });
+}
 
 bool runChecks(Session &S) {
   unsigned Before = S.Diags.getClient()->getNumErrors();

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "parcc/TokenPass.h"
 
+#include "parcc/Checks.h"
+
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -1441,7 +1443,7 @@ StringRef nearestKeyword(StringRef Name, ArrayRef<StringRef> Words) {
 
 bool looksGenerated(StringRef N) {
   if (N.starts_with("parc_")) {
-    if (N == "parc_kill_pending_") // parc_abi.h's: Checks.cpp reports it
+    if (isAbiName(N)) // parc_abi.h's (parc_poll_hook_): Checks.cpp reports it
       return false;
     return N.ends_with("_") || N.starts_with("parc_env_") || N.starts_with("parc_mark_");
   }

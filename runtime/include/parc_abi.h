@@ -193,8 +193,9 @@ extern void (*parc_poll_hook_)(void);
  * none of it either: no constructor reading PARC_NPROCS before main.  The
  * count stays 0, so the stand-in is never called.  Where libparc is linked,
  * kill.c's definitions replace them (a strong definition wins over weak
- * ones), and kill.c is in every link that uses the runtime: descriptor.c,
- * which every construct and blocking operation needs, calls parc_kill_done.
+ * ones), and kill.c is in every link that uses the runtime: libparc.a holds
+ * the runtime as one object (but for its printf family), which every
+ * construct and blocking operation needs.
  *
  * Where the runtime is in a shared library (`parcc -shared`), the stand-ins
  * of an executable that holds an object of parcc's win instead: the dynamic

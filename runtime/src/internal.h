@@ -2,7 +2,10 @@
  *
  * Nothing here is visible outside the library: every non-static symbol is
  * declared PARC_INTERNAL (hidden visibility, as cheetah's CHEETAH_INTERNAL),
- * so only the entries of parc.h and parc_abi.h are exported.  The concepts
+ * so only the entries of parc.h and parc_abi.h are exported, and the build
+ * makes the hidden symbols local in the archives (runtime/CMakeLists.txt),
+ * so that a program's globals of the same names are its own.  The nm check
+ * test/runtime/global_names.test finds a name left unmarked.  The concepts
  * (processor, descriptor, batch, representative, envelope) are explained in
  * the essay at the top of processor.c.
  */
@@ -235,8 +238,8 @@ typedef struct parc_susp {
 /* Reading /proc/self files without allocating (aspace.c; also from the
  * SIGSEGV handler, context.c): each line to fn, 0 if the file cannot be
  * read; a maps line's "lo-hi" range, and the index after it. */
-int parc_each_line(const char *path, void (*fn)(const char *, size_t, void *), void *arg);
-size_t parc_maps_range(const char *s, size_t len, uintptr_t *lo, uintptr_t *hi);
+PARC_INTERNAL int parc_each_line(const char *path, void (*fn)(const char *, size_t, void *), void *arg);
+PARC_INTERNAL size_t parc_maps_range(const char *s, size_t len, uintptr_t *lo, uintptr_t *hi);
 
 /* ---- Floating-point control modes -----------------------------------------
  * The rounding direction, exception masks and flush-to-zero of the current

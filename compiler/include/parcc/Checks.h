@@ -17,6 +17,11 @@ namespace parcc {
 /// Reports every rule violation found in S.M.  Returns false if any.
 bool runChecks(Session &S);
 
+/// Whether Name is one that parc_abi.h declares or #defines: the C that
+/// parcc emits includes that header, so a user's declaration of the name
+/// is an error (docs/reference.md, "Reserved names").
+bool isAbiName(llvm::StringRef Name);
+
 } // namespace parcc
 
 #endif
