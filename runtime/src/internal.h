@@ -232,15 +232,6 @@ typedef struct parc_susp {
   _Alignas(16) unsigned char frame[];
 } parc_susp;
 
-/* ---- Descriptors ----------------------------------------------------------
- * The runtime view of parc_desc: one construct execution.  Fields are grouped
- * by who writes them; the comments say which lock or atomic protects each. */
-/* Reading /proc/self files without allocating (aspace.c; also from the
- * SIGSEGV handler, context.c): each line to fn, 0 if the file cannot be
- * read; a maps line's "lo-hi" range, and the index after it. */
-PARC_INTERNAL int parc_each_line(const char *path, void (*fn)(const char *, size_t, void *), void *arg);
-PARC_INTERNAL size_t parc_maps_range(const char *s, size_t len, uintptr_t *lo, uintptr_t *hi);
-
 /* ---- Floating-point control modes -----------------------------------------
  * The rounding direction, exception masks and flush-to-zero of the current
  * context, as one word; not the status flags, which stay each context's.
@@ -281,6 +272,9 @@ static inline uint64_t parc_fpctl_get(void) { return 0; }
 static inline void parc_fpctl_set(uint64_t v) { (void)v; }
 #endif
 
+/* ---- Descriptors ----------------------------------------------------------
+ * The runtime view of parc_desc: one construct execution.  Fields are grouped
+ * by who writes them; the comments say which lock or atomic protects each. */
 typedef struct parc_drt {
   /* Written once by the parent before the descriptor is published. */
   parc_body_fn fn;
@@ -820,6 +814,12 @@ PARC_INTERNAL uint64_t parc_stats_site(parc_site *site, uint64_t created);
 PARC_INTERNAL void parc_stats_killed(parc_site *site, uint64_t n);
 
 /* ---- aspace.c ---- */
+/* Reading /proc/self files without allocating (aspace.c; also from the
+ * SIGSEGV handler, context.c): each line to fn, 0 if the file cannot be
+ * read; a maps line's "lo-hi" range, and the index after it. */
+PARC_INTERNAL int parc_each_line(const char *path, void (*fn)(const char *, size_t, void *), void *arg);
+PARC_INTERNAL size_t parc_maps_range(const char *s, size_t len, uintptr_t *lo, uintptr_t *hi);
+
 /* 1 if RLIMIT_AS is finite and `need` more bytes of address space do not
  * fit under it; then *limit_kib is the limit and *arenas the number of
  * malloc arena heaps (PARC_ARENA_MIB each) in the process. */
