@@ -1084,11 +1084,16 @@ class AbiNameFinder : public RecursiveASTVisitor<AbiNameFinder> {
 public:
   explicit AbiNameFinder(Session &S) : S(S) {}
   bool VisitNamedDecl(NamedDecl *D) {
-    // Members and labels have name spaces of their own.
-    if (isa<FieldDecl>(D) || isa<LabelDecl>(D) || !D->getIdentifier() ||
-        !S.inMainFile(D->getLocation()) || !isAbiName(D->getName()))
+    // Members and labels have name spaces of their own, but for macros.
+    if (isa<LabelDecl>(D) || !D->getIdentifier() || !S.inMainFile(D->getLocation()) ||
+        !isAbiName(D->getName()) || (isa<FieldDecl>(D) && !isAbiMacro(D->getName())))
       return true;
     reportAbiName(S, D->getLocation(), D->getName());
+    return true;
+  }
+  bool VisitLabelStmt(LabelStmt *L) {
+    if (S.inMainFile(L->getIdentLoc()) && isAbiMacro(L->getName()))
+      reportAbiName(S, L->getIdentLoc(), L->getName());
     return true;
   }
   Session &S;
@@ -1534,10 +1539,20 @@ const char *const AbiNames[] = {
 #include "parcc/AbiNames.inc"
 };
 
-bool isAbiName(StringRef N) {
-  return std::binary_search(std::begin(AbiNames), std::end(AbiNames), N,
+/// Those of them that parc_abi.h #defines: a struct member or a label of
+/// that name is replaced too (`int PARC_BLOCK;` became `int 4096;` in the
+/// back end).
+const char *const AbiMacros[] = {
+#include "parcc/AbiMacros.inc"
+};
+
+template <size_t N> static bool listed(const char *const (&List)[N], StringRef Name) {
+  return std::binary_search(std::begin(List), std::end(List), Name,
                             [](StringRef A, StringRef B) { return A < B; });
 }
+
+bool isAbiName(StringRef N) { return listed(AbiNames, N); }
+bool isAbiMacro(StringRef N) { return listed(AbiMacros, N); }
 
 bool runChecks(Session &S) {
   unsigned Before = S.Diags.getClient()->getNumErrors();

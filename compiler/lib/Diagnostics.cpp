@@ -565,23 +565,34 @@ static bool inMacroBody(const SourceManager &SM, SourceLocation L) {
 /// through, at its definition, outermost first, as Clang's
 /// DiagnosticRenderer prints them (within -fmacro-backtrace-limit), after
 /// an error or a warning (a note of parcc's at the same place would repeat
-/// them).  None when the diagnostic and its ranges lie in macro arguments
-/// only: then the place in the file is all there is to see.
+/// them).
 void DiagPrinter::macroBacktrace(const Diagnostic &Info) {
   const SourceManager &SM = Info.getSourceManager();
   SourceLocation L = Info.getLocation();
-  bool Body = inMacroBody(SM, L);
-  for (const CharSourceRange &R : Info.getRanges())
-    Body |= inMacroBody(SM, R.getBegin()) || inMacroBody(SM, R.getEnd());
-  if (!Body)
-    return;
+  // A level where the place is a macro argument and so is every range (a
+  // token of the same expansion of that argument) is left out with those
+  // inside it, as Clang does: there is nothing of the macro's to see.
+  auto oneArgument = [&](SourceLocation At) {
+    SourceLocation Arg, Other;
+    if (!SM.isMacroArgExpansion(At, &Arg))
+      return false;
+    for (const CharSourceRange &R : Info.getRanges())
+      if (R.getBegin() != R.getEnd() || SM.getFileID(R.getBegin()) != SM.getFileID(At) ||
+          !SM.isMacroArgExpansion(R.getBegin(), &Other) || Other != Arg)
+        return false;
+    return true;
+  };
   SmallVector<SourceLocation, 8> Stack;
+  size_t Ignored = 0;
   while (L.isMacroID()) {
     Stack.push_back(SM.isMacroArgExpansion(L) ? SM.getImmediateExpansionRange(L).getBegin() : L);
+    if (oneArgument(L))
+      Ignored = Stack.size();
     L = SM.getImmediateMacroCallerLoc(L);
     if (L.isFileID())
       L = SM.getImmediateMacroCallerLoc(Stack.back());
   }
+  Stack.erase(Stack.begin(), Stack.begin() + Ignored);
   unsigned Limit = Opts->MacroBacktraceLimit, Depth = Stack.size();
   unsigned Head = Limit && Depth > Limit ? Limit / 2 : Depth;
   unsigned Tail = Limit && Depth > Limit ? Limit / 2 + Limit % 2 : 0;

@@ -366,9 +366,15 @@ public:
   llvm::DenseMap<const FunctionDecl *, SourceLocation> Fns;
 
 private:
+  /// E, or each branch of a `c ? h : SIG_DFL` that E is.
   void add(const Expr *E, SourceLocation At) {
-    if (const FunctionDecl *FD = functionNamed(E))
+    E = E->IgnoreParenCasts();
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+      add(CO->getTrueExpr(), At);
+      add(CO->getFalseExpr(), At);
+    } else if (const FunctionDecl *FD = functionNamed(E)) {
       Fns.try_emplace(FD, At);
+    }
   }
 };
 

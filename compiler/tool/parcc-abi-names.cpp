@@ -49,15 +49,18 @@ bool inHeader(const SourceManager &SM, SourceLocation L) {
 
 class MacroNames : public PPCallbacks {
 public:
-  MacroNames(const SourceManager &SM, NameSet &Names) : SM(SM), Names(Names) {}
+  MacroNames(const SourceManager &SM, NameSet &Names, NameSet &Macros)
+      : SM(SM), Names(Names), Macros(Macros) {}
   void MacroDefined(const Token &Name, const MacroDirective *) override {
-    if (inHeader(SM, Name.getLocation()))
+    if (inHeader(SM, Name.getLocation())) {
       Names.insert(Name.getIdentifierInfo()->getName());
+      Macros.insert(Name.getIdentifierInfo()->getName());
+    }
   }
 
 private:
   const SourceManager &SM;
-  NameSet &Names;
+  NameSet &Names, &Macros;
 };
 
 class DeclNames : public ASTConsumer {
@@ -84,10 +87,10 @@ private:
 
 class Action : public ASTFrontendAction {
 public:
-  explicit Action(NameSet &Names) : Names(Names) {}
+  Action(NameSet &Names, NameSet &Macros) : Names(Names), Macros(Macros) {}
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<MacroNames>(CI.getSourceManager(), Names));
+        std::make_unique<MacroNames>(CI.getSourceManager(), Names, Macros));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
@@ -95,14 +98,32 @@ public:
   }
 
 private:
-  NameSet &Names;
+  NameSet &Names, &Macros;
 };
+
+/// Names, sorted, one C string literal a line, into Path.
+bool writeNames(const char *Path, const NameSet &Names, const char *What) {
+  std::vector<std::string> Sorted;
+  for (const auto &N : Names)
+    Sorted.push_back(N.getKey().str());
+  std::sort(Sorted.begin(), Sorted.end());
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Path, EC);
+  if (EC) {
+    llvm::errs() << "parcc-abi-names: " << Path << ": " << EC.message() << "\n";
+    return false;
+  }
+  Out << "// The names that parc_abi.h " << What << ", by parcc-abi-names; do not edit.\n";
+  for (const std::string &N : Sorted)
+    Out << "\"" << N << "\",\n";
+  return !Out.has_error();
+}
 
 } // namespace
 
 int main(int argc, const char **argv) {
-  if (argc != 3) {
-    llvm::errs() << "usage: parcc-abi-names PARC_ABI_H OUTPUT\n";
+  if (argc != 4) {
+    llvm::errs() << "usage: parcc-abi-names PARC_ABI_H NAMES_OUTPUT MACROS_OUTPUT\n";
     return 2;
   }
   // As the emitted C includes it: C, without PARC_RUNTIME_SOURCE (so the
@@ -118,24 +139,13 @@ int main(int argc, const char **argv) {
   CompilerInstance CI;
   CI.setInvocation(std::move(Inv));
   CI.createDiagnostics();
-  NameSet Names;
-  Action A(Names);
+  NameSet Names, Macros;
+  Action A(Names, Macros);
   if (!CI.ExecuteAction(A) || CI.getDiagnostics().hasErrorOccurred()) {
     llvm::errs() << "parcc-abi-names: " << argv[1] << " does not compile as C\n";
     return 1;
   }
-  std::vector<std::string> Sorted;
-  for (const auto &N : Names)
-    Sorted.push_back(N.getKey().str());
-  std::sort(Sorted.begin(), Sorted.end());
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(argv[2], EC);
-  if (EC) {
-    llvm::errs() << "parcc-abi-names: " << argv[2] << ": " << EC.message() << "\n";
-    return 1;
-  }
-  Out << "// The names that parc_abi.h declares, by parcc-abi-names; do not edit.\n";
-  for (const std::string &N : Sorted)
-    Out << "\"" << N << "\",\n";
-  return Out.has_error() ? 1 : 0;
+  return writeNames(argv[2], Names, "declares") && writeNames(argv[3], Macros, "#defines")
+             ? 0
+             : 1;
 }

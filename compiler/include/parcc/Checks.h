@@ -21,6 +21,9 @@ bool runChecks(Session &S);
 /// parcc emits includes that header, so a user's declaration of the name
 /// is an error (docs/reference.md, "Reserved names").
 bool isAbiName(llvm::StringRef Name);
+/// One of those that parc_abi.h #defines: not even a struct member or a
+/// label may have it.
+bool isAbiMacro(llvm::StringRef Name);
 
 } // namespace parcc
 
