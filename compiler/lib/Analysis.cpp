@@ -492,6 +492,11 @@ bool Collector::VisitCallExpr(CallExpr *CE) {
     if (CurFn && FD->getIdentifier() && FD->getName() == "parc_P" &&
         FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
       M.SemWaits.push_back({CE, CurFn->FD});
+  if (const FunctionDecl *FD = CE->getDirectCallee())
+    if (cur() && cur()->Owner->Kind == ConstructKind::MappedLparfor && FD->getIdentifier() &&
+        FD->getName() == "parc_procid" && CE->getNumArgs() == 0 &&
+        FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+      M.ChunkProcIds.push_back(CE);
   if (K == Marker::Pbreak || K == Marker::Sync)
     M.Marks.push_back({CE, K == Marker::Pbreak ? MarkKind::Pbreak : MarkKind::Sync, cur()});
   switch (CE->getBuiltinCallee()) {

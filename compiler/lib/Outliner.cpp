@@ -430,6 +430,7 @@ bool Outliner::run(std::string &Out) {
   bool Ok = nameFileTags();
   Ok &= rewriteCaptures();
   lowerSemWaits(*this);
+  lowerChunkProcIds(*this);
   pollMacroLoops(*this);
   emitWraps();
   Ok &= lowerKills(*this);

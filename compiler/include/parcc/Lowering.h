@@ -218,6 +218,9 @@ std::string preturnCheck(const Outliner &O, const Construct &C);
 /// Outliner::WaitSites (leaf edits).  The sites' numbers start at 0 in
 /// each file, in the order of waitSite's calls.
 void lowerSemWaits(Outliner &O);
+/// parc_procid() in a mapped lparfor's chunk: the chunk's number (leaf
+/// edits).
+void lowerChunkProcIds(Outliner &O);
 /// sync inside activities (leaf edits).
 bool lowerSyncs(Outliner &O);
 /// parc_poll() at function entries and loop back-edges (leaf edits), and

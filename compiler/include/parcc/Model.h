@@ -210,6 +210,10 @@ struct Model {
   /// Direct calls of parc_P, with the function they are written in: each
   /// names its place to the runtime (LowerWait.cpp).
   std::vector<std::pair<const clang::CallExpr *, const clang::FunctionDecl *>> SemWaits;
+  /// Direct calls of parc_procid() in a mapped lparfor's chunk, outside
+  /// any construct nested in it: chunk k runs on processor k, so each is
+  /// the chunk's number, which needs no call (LowerWait.cpp).
+  std::vector<const clang::CallExpr *> ChunkProcIds;
 
   Activity *declActivity(const clang::Decl *D) const {
     auto It = DeclAct.find(D);
