@@ -65,6 +65,16 @@
 #define PARC_SPIN_NS 60000
 #endif
 
+/* The longest main's thread waits, when it publishes a new signal mask,
+ * for the idle processors to take it (processor.c, "Signal masks"), in
+ * nanoseconds.  They take it within microseconds; only a processor that
+ * still runs an activity of another tree (a construct in a signal handler
+ * that interrupted main's own) may take longer, and it takes the mask
+ * before its next work anyway. */
+#ifndef PARC_SIGMASK_WAIT_NS
+#define PARC_SIGMASK_WAIT_NS 1000000000
+#endif
+
 /* How long parc_P spins, waiting for a unit, before it parks its context
  * (semaphore.c), in nanoseconds.  Long enough for another processor to
  * finish a short critical section and its parc_V; short enough that a P
@@ -257,6 +267,8 @@ _Static_assert(PARC_HELP_SPINS > 0 && (PARC_HELP_SPINS & (PARC_HELP_SPINS - 1)) 
                "PARC_HELP_SPINS must be a power of two");
 _Static_assert(PARC_HELP_SLEEP_NS > 0 && PARC_HELP_SLEEP_NS < 1000000000, "PARC_HELP_SLEEP_NS out of range");
 _Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
+_Static_assert(PARC_SIGMASK_WAIT_NS >= 0 && PARC_SIGMASK_WAIT_NS <= 10000000000,
+               "PARC_SIGMASK_WAIT_NS out of range");
 _Static_assert(PARC_FOREIGN_POLL_NS > 0 && PARC_FOREIGN_POLL_NS < 1000000000,
                "PARC_FOREIGN_POLL_NS out of range");
 _Static_assert(PARC_SEM_SPIN_NS >= 0 && PARC_SEM_SPIN_NS <= 10000000, "PARC_SEM_SPIN_NS out of range");

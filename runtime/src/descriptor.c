@@ -467,6 +467,14 @@ static inline parc_ctx *current_ctx(const parc_site *site) {
   return p->cur;
 }
 
+/* Before a construct from context c: if it is main's own code's (main's
+ * context, no batch on it), its activities run with main's signal mask
+ * (processor.c, "Signal masks"); at P = 1 they run on main's thread. */
+static inline void root_sigmask(const parc_ctx *c) {
+  if (!c->cur_act && !parc_rt.single && c == parc_root_ctx())
+    parc_sigmask_publish();
+}
+
 /* A construct of main's own code begins (delta 1) or ends (-1): parent is
  * the batch of the activity it is written in, NULL in main's own code
  * (parc_runtime.root_busy).  relaxed: a sleeper that misses the begin is
@@ -483,6 +491,7 @@ void parc_spawn(parc_desc *pd, parc_site *site, parc_body_fn fn, void *env, uint
     return;
   }
   parc_ctx *c = current_ctx(site);
+  root_sigmask(c);
   parc_ensure_started();
   parc_batch *parent = c->cur_act;
   desc_init(d, site, fn, env, count, parent);
@@ -508,6 +517,7 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
     return;
   }
   parc_ctx *c = current_ctx(site);
+  root_sigmask(c);
   parc_ensure_started();
   parc_batch *parent = c->cur_act;
   desc_init(d, site, fn, env, total, parent);

@@ -559,6 +559,13 @@ typedef struct parc_proc {
   /* Counted in parc_hunger_ since start_workers created it, until it first
    * runs work or enters idle(), which takes the count over (processor.c). */
   int born_hungry;
+  /* The signal mask of this processor's thread (processor.c, "Signal
+   * masks"): sig_gen, owner-only, is the generation of the published mask
+   * it has, or PARC_SIG_IDLE (every signal blocked but the runtime's);
+   * sig_state (atomic) tells main's thread the same, PARC_SIG_CHANGING
+   * while it changes.  Processor 0's stay PARC_SIG_IDLE: its mask is
+   * main's own, which the runtime never sets. */
+  unsigned sig_gen, sig_state;
 
   /* Owner-only: PARC_SCHED=random generator, PARC_TRACE buffer (trace.c). */
   uint64_t rng;
@@ -715,6 +722,10 @@ PARC_INTERNAL void parc_unregister_blocked_locked(parc_ctx *c);
 PARC_INTERNAL int parc_bar_queued(const parc_ctx *c);
 PARC_INTERNAL void parc_defer(parc_proc *p, parc_drt *d, uint64_t lo, uint64_t hi);
 PARC_INTERNAL parc_ctx *parc_root_ctx(void);
+enum { PARC_SIG_IDLE = 0, PARC_SIG_CHANGING = 1 };
+/* main's thread starts a construct of its own (P > 1): publish its signal
+ * mask for the activities (processor.c, "Signal masks"). */
+PARC_INTERNAL void parc_sigmask_publish(void);
 PARC_INTERNAL void parc_resume_chain(parc_proc *q, parc_susp *first, parc_susp *last, uint32_t n);
 PARC_INTERNAL parc_susp *parc_take_resume(parc_proc *p, int max);
 PARC_INTERNAL void parc_return_resume(parc_proc *p, parc_susp *first, parc_susp *last, int n);

@@ -407,6 +407,8 @@ static size_t worker_cost(void) {
  * first malloc, create_worker). */
 static size_t worker_room(void) { return worker_cost() + ((size_t)2 << 20); }
 
+static void idle_set(sigset_t *s);
+
 /* Create processor k's thread, with the stack of worker_stack, pinned with
  * PARC_PIN; returns 0 or an errno value. */
 static int create_worker(parc_proc *p, int k) {
@@ -422,6 +424,11 @@ static int create_worker(parc_proc *p, int k) {
   if (aspace_limited() && parc_aspace_full(worker_room(), &limit, &arenas))
     return EAGAIN;
   int e = EINVAL;
+  /* The thread starts with every signal blocked but the runtime's, and
+   * takes the published mask with its first work ("Signal masks"). */
+  sigset_t idle, own;
+  idle_set(&idle);
+  pthread_sigmask(SIG_SETMASK, &idle, &own);
   /* Pinned first; then (the CPU went away) anywhere, pinned later; then
    * with glibc's default stack, should the size be refused. */
   for (int tries = parc_rt.pin ? 0 : 1; e == EINVAL && tries < 3; tries++) {
@@ -434,6 +441,7 @@ static int create_worker(parc_proc *p, int k) {
     e = pthread_create(&p->thread, &a, worker_main, p);
     pthread_attr_destroy(&a);
   }
+  pthread_sigmask(SIG_SETMASK, &own, NULL);
   return e;
 }
 
@@ -557,6 +565,7 @@ static void forget_workers(int restart) {
     pthread_mutex_init(&p->idle_mu, NULL);
     pthread_cond_init(&p->idle_cv, NULL);
     p->sleeping = p->asleep = p->quit = p->born_hungry = 0;
+    p->sig_gen = p->sig_state = PARC_SIG_IDLE; /* new threads start so (create_worker) */
   }
   parc_rt.nsleeping = parc_rt.nasleep = 0;
   parc_hunger_.n = 0; /* the sleepers counted themselves hungry */
@@ -587,6 +596,174 @@ static void fork_child(void) {
   if (!fork_quiet)
     fork_lost = 1;
   fork_quiet = 0;
+}
+
+/* ---- Signal masks -----------------------------------------------------------
+ * A thread starts with the signal mask of the thread that creates it, and
+ * the processors' threads are created by main's thread at the first
+ * construct: they kept main's mask of that moment for ever.  A signal that
+ * main blocked then (or the one whose handler, run by raise, started the
+ * first construct) stayed blocked in every activity on processors 1..P-1,
+ * where a raise() stayed pending (a tester's count of handler entries for
+ * 8 raises: 3 to 5 at P = 2), and a signal that main blocked later could
+ * be delivered to a processor's thread, which did not block it.
+ *
+ * An activity runs with the mask that main's thread had when it started
+ * the construct at the root of the activity's tree (main's latest
+ * construct of its own code: no batch on main's context), as at P = 1,
+ * where main's thread runs everything.  At such a construct (P > 1 only)
+ * main reads its mask, one rt_sigprocmask call (nested constructs, the
+ * millions of a recursion, pay nothing), and if it differs from the one
+ * published it publishes it: the copy under sigmask_lock and a new
+ * generation (parc_sigmask_publish).  A processor whose generation differs
+ * takes the published mask (pthread_sigmask) before it runs work
+ * (first_work: a relaxed load and a compare) and while it spins for work.
+ * Before it sleeps it blocks every signal instead (sigmask_idle, one call
+ * beside the futex wait it is about to make), and a new thread starts so
+ * (create_worker): a signal sent to the process goes to a thread that
+ * does not block it, main's or one running activities, as it goes to
+ * main's alone at P = 1.
+ *
+ * So that no activity of the new construct runs while a processor still
+ * leaves unblocked a signal that main now blocks (a kill() sent from the
+ * activity would go to that thread), main waits after publishing until
+ * every processor has taken the new mask or blocks everything.  Nothing
+ * of the program runs on them while main is in its own code (every
+ * activity has ended at the epar of its root), so they answer within
+ * microseconds: the spin looks at the generation, the sleepers block
+ * everything already, the others are on their way to one or the other.
+ * The wait is bounded (PARC_SIGMASK_WAIT_NS) for what the contract does
+ * not cover, a construct in a signal handler that interrupted main's.
+ * The handshake is sig_state, sequentially consistent as in Dekker's: a
+ * processor announces PARC_SIG_CHANGING before it reads the generation to
+ * leave PARC_SIG_IDLE, and main stores the generation before it reads
+ * sig_state, so either main sees the announcement (and waits) or the
+ * processor reads the new generation.
+ *
+ * The runtime's own needs come first: SIGSEGV stays unblocked on the
+ * processors' threads whatever main's mask (the stack-overflow report,
+ * context.c; a fault with it blocked kills the process anyway).  No other
+ * signal is the runtime's.  Processor 0 is main's thread: its mask is
+ * main's own, never set here, and the envelopes it runs while main's
+ * context is parked run with it.  An activity that changes its mask
+ * changes its processor thread's, until that processor next takes a
+ * published one or sleeps: like the floating-point modes, it should put
+ * it back before it blocks or ends.  In a child of fork the new
+ * processors start blocked, as at the first construct, and take the
+ * published mask (the parent's, copied) with their first work.
+ *
+ * Left open: a processor keeps the mask of the activities it ran while it
+ * spins for new work, up to PARC_SPIN_NS after its last one; a signal
+ * that main's own code blocks right after a construct and that is sent to
+ * the process within that time may reach it.  Blocking everything at each
+ * idle() and taking the mask back at each take would narrow that to the
+ * few microseconds between an activity's end and its processor's idle(),
+ * for two system calls per idle spell on the path to new work. */
+
+/* The published mask (main's at its latest construct of its own), written
+ * by main's thread only, read under the lock; the generation (atomic): 0
+ * until the first publication, then 2, 3, ... (PARC_SIG_IDLE and
+ * PARC_SIG_CHANGING are never generations).  On a line of their own: the
+ * generation is read at every take of work. */
+static struct {
+  _Alignas(PARC_CACHELINE) unsigned gen;
+  parc_spin lock;
+} sigmask_pub;
+static sigset_t sigmask_set;
+
+/* The part of a sigset_t that the kernel reads and writes (the rest of
+ * glibc's 1024 bits is never touched by rt_sigprocmask). */
+#define SIGSET_BYTES ((size_t)(_NSIG - 1 + 7) / 8)
+
+/* What a processor's thread never blocks (see above). */
+static void runtime_signals(sigset_t *s) { sigdelset(s, SIGSEGV); }
+
+/* The mask of an idle processor: everything blocked but the runtime's. */
+static void idle_set(sigset_t *s) {
+  sigfillset(s);
+  runtime_signals(s);
+}
+
+/* p (not processor 0) takes the published mask. */
+static __attribute__((noinline)) void sigmask_take(parc_proc *p) {
+  /* seq_cst: ordered before the generation's read (see above) */
+  __atomic_store_n(&p->sig_state, PARC_SIG_CHANGING, __ATOMIC_SEQ_CST);
+  parc_spin_lock(&sigmask_pub.lock);
+  sigset_t s = sigmask_set;
+  unsigned g = __atomic_load_n(&sigmask_pub.gen, __ATOMIC_SEQ_CST);
+  parc_spin_unlock(&sigmask_pub.lock);
+  if (g == PARC_SIG_IDLE)
+    idle_set(&s); /* nothing published yet */
+  else
+    runtime_signals(&s);
+  pthread_sigmask(SIG_SETMASK, &s, NULL);
+  p->sig_gen = g;
+  __atomic_store_n(&p->sig_state, g, __ATOMIC_SEQ_CST);
+}
+
+/* Before p runs work: the published mask, unless p has it (or is main's
+ * thread). */
+static inline void sigmask_check(parc_proc *p) {
+  if (PARC_UNLIKELY(__atomic_load_n(&sigmask_pub.gen, __ATOMIC_RELAXED) != p->sig_gen) && p->id)
+    sigmask_take(p);
+}
+
+/* In idle's spin: a processor that runs with a mask (not asleep's, not
+ * main's thread) takes a newer one, which main may be waiting for. */
+static inline void sigmask_spin(parc_proc *p) {
+  if (p->sig_gen != PARC_SIG_IDLE &&
+      PARC_UNLIKELY(__atomic_load_n(&sigmask_pub.gen, __ATOMIC_RELAXED) != p->sig_gen))
+    sigmask_take(p);
+}
+
+/* p is about to sleep: block everything but the runtime's signals. */
+static void sigmask_idle(parc_proc *p) {
+  if (p->sig_gen == PARC_SIG_IDLE) /* and processor 0's, always */
+    return;
+  sigset_t s;
+  idle_set(&s);
+  pthread_sigmask(SIG_SETMASK, &s, NULL);
+  p->sig_gen = PARC_SIG_IDLE;
+  __atomic_store_n(&p->sig_state, PARC_SIG_IDLE, __ATOMIC_SEQ_CST);
+}
+
+/* main's thread, at a construct of its own code, P > 1. */
+void parc_sigmask_publish(void) {
+  sigset_t cur;
+  sigemptyset(&cur);
+  pthread_sigmask(SIG_SETMASK, NULL, &cur);
+  /* Only main's thread writes the copy: it may read it unlocked. */
+  unsigned g = __atomic_load_n(&sigmask_pub.gen, __ATOMIC_RELAXED);
+  if (PARC_LIKELY(g != PARC_SIG_IDLE) && memcmp(&cur, &sigmask_set, SIGSET_BYTES) == 0)
+    return;
+  parc_spin_lock(&sigmask_pub.lock);
+  sigmask_set = cur;
+  g = g + 1 > PARC_SIG_CHANGING ? g + 1 : PARC_SIG_CHANGING + 1;
+  __atomic_store_n(&sigmask_pub.gen, g, __ATOMIC_SEQ_CST);
+  parc_spin_unlock(&sigmask_pub.lock);
+  if (!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE))
+    return; /* no processor yet: each will take it with its first work */
+  int oversubscribed = parc_oversubscribed();
+  uint64_t t0 = 0;
+  for (int k = 1; k < parc_rt.P; k++) {
+    parc_proc *q = &parc_rt.procs[k];
+    for (unsigned i = 1;; i++) {
+      unsigned st = __atomic_load_n(&q->sig_state, __ATOMIC_SEQ_CST);
+      if (st == PARC_SIG_IDLE || st == g)
+        break;
+      if (oversubscribed)
+        sched_yield();
+      else
+        cpu_relax();
+      if ((i & 63) == 0 || oversubscribed) {
+        uint64_t t = now_ns();
+        if (!t0)
+          t0 = t;
+        else if (t - t0 > PARC_SIGMASK_WAIT_NS)
+          return;
+      }
+    }
+  }
 }
 
 /* ---- Exit under Valgrind ------------------------------------------------------
@@ -1101,6 +1278,7 @@ static void idle_wait(parc_proc *p) {
   uint64_t t0 = now_ns();
   int oversubscribed = parc_oversubscribed();
   for (unsigned i = 1;; i++) {
+    sigmask_spin(p);
     if (work_visible(p))
       return;
     /* Ready contexts of others may be pinned: steal attempts are made by the
@@ -1124,6 +1302,7 @@ static void idle_wait(parc_proc *p) {
   __atomic_fetch_add(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
   pthread_mutex_unlock(&p->idle_mu);
   if (!work_recheck(p)) {
+    sigmask_idle(p);
     PARC_STAT_ADD(p, sleeps, 1);
     pthread_mutex_lock(&p->idle_mu);
     int watch = 0;
@@ -1773,6 +1952,7 @@ void parc_yield_to_pinned(void) {
 
 /* A new worker's first work: it is no longer hungry (start_workers). */
 static inline void first_work(parc_proc *p) {
+  sigmask_check(p);
   if (PARC_UNLIKELY(p->born_hungry)) {
     p->born_hungry = 0;
     __atomic_fetch_sub(&parc_hunger_.n, 1, __ATOMIC_RELAXED);
