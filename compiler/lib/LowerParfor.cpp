@@ -297,4 +297,16 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
   Spawn += preturnCheck(O, C) + "}";
 }
 
+/// parc_procid() in a mapped lparfor's chunk: the chunk's number, parc_k_
+/// of the chunk function above, where the call is written in the file.
+void lowerChunkProcIds(Outliner &O) {
+  Session &S = O.S;
+  for (const CallExpr *CE : S.M.ChunkProcIds) {
+    SourceLocation B = CE->getBeginLoc(), E = CE->getRParenLoc();
+    if (!B.isFileID() || !E.isFileID() || !S.inMainFile(B) || !S.inMainFile(E))
+      continue;
+    S.Edits.replace(S.offset(B), S.endOffset(E), "((int)parc_k_)");
+  }
+}
+
 } // namespace parcc

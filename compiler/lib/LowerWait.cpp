@@ -80,14 +80,4 @@ void lowerSemWaits(Outliner &O) {
   }
 }
 
-void lowerChunkProcIds(Outliner &O) {
-  Session &S = O.S;
-  for (const CallExpr *CE : S.M.ChunkProcIds) {
-    SourceLocation B = CE->getBeginLoc(), E = CE->getRParenLoc();
-    if (!B.isFileID() || !E.isFileID() || !S.inMainFile(B) || !S.inMainFile(E))
-      continue;
-    S.Edits.replace(S.offset(B), S.endOffset(E), "((int)parc_k_)");
-  }
-}
-
 } // namespace parcc

@@ -212,7 +212,7 @@ struct Model {
   std::vector<std::pair<const clang::CallExpr *, const clang::FunctionDecl *>> SemWaits;
   /// Direct calls of parc_procid() in a mapped lparfor's chunk, outside
   /// any construct nested in it: chunk k runs on processor k, so each is
-  /// the chunk's number, which needs no call (LowerWait.cpp).
+  /// the chunk's number, which needs no call (LowerParfor.cpp).
   std::vector<const clang::CallExpr *> ChunkProcIds;
 
   Activity *declActivity(const clang::Decl *D) const {
