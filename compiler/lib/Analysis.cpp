@@ -46,6 +46,11 @@ const char *abiKindOf(ConstructKind K) {
   return "";
 }
 
+bool isFileScopeFunction(const FunctionDecl *FD, StringRef Name) {
+  return FD && FD->getIdentifier() && FD->getName() == Name &&
+         FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
+}
+
 Marker markerOf(const Stmt *S) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   if (!E)
@@ -488,15 +493,12 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr *DRE) {
 
 bool Collector::VisitCallExpr(CallExpr *CE) {
   Marker K = markerOf(CE);
-  if (const FunctionDecl *FD = CE->getDirectCallee())
-    if (CurFn && FD->getIdentifier() && FD->getName() == "parc_P" &&
-        FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
-      M.SemWaits.push_back({CE, CurFn->FD});
-  if (const FunctionDecl *FD = CE->getDirectCallee())
-    if (cur() && cur()->Owner->Kind == ConstructKind::MappedLparfor && FD->getIdentifier() &&
-        FD->getName() == "parc_procid" && CE->getNumArgs() == 0 &&
-        FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
-      M.ChunkProcIds.push_back(CE);
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (CurFn && isFileScopeFunction(Callee, "parc_P"))
+    M.SemWaits.push_back({CE, CurFn->FD});
+  if (cur() && cur()->Owner->Kind == ConstructKind::MappedLparfor && CE->getNumArgs() == 0 &&
+      isFileScopeFunction(Callee, "parc_procid"))
+    M.ChunkProcIds.push_back(CE);
   if (K == Marker::Pbreak || K == Marker::Sync)
     M.Marks.push_back({CE, K == Marker::Pbreak ? MarkKind::Pbreak : MarkKind::Sync, cur()});
   switch (CE->getBuiltinCallee()) {
@@ -513,10 +515,8 @@ bool Collector::VisitCallExpr(CallExpr *CE) {
   // barrier.  `(sync)()` and a macro's call are deliberate.
   if (cur() && CE->getNumArgs() == 0 && CE->getBeginLoc().isFileID())
     if (const auto *Ref = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreImpCasts()))
-      if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
-        if (FD->getIdentifier() && FD->getName() == "sync" &&
-            FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
-          M.SyncCalls.push_back(CE);
+      if (isFileScopeFunction(dyn_cast<FunctionDecl>(Ref->getDecl()), "sync"))
+        M.SyncCalls.push_back(CE);
   return true;
 }
 

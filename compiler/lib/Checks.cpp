@@ -1504,16 +1504,13 @@ void checkInlineDefinitions(Session &S) {
 /// runtime is not async-signal-safe, as malloc is not).  A warning, not an
 /// error: a handler that only raise() runs, synchronously, is well defined.
 void checkSignalHandlers(Session &S) {
-  llvm::DenseMap<const FunctionDecl *, SourceLocation> Handlers;
-  bool Looked = false;
+  if (S.M.Constructs.empty())
+    return;
+  llvm::DenseMap<const FunctionDecl *, SourceLocation> Handlers = signalHandlers(S.Ctx);
   for (const auto &CP : S.M.Constructs) {
     const Construct &C = *CP;
     if (C.Parent)
       continue;
-    if (!Looked) {
-      Handlers = signalHandlers(S.Ctx);
-      Looked = true;
-    }
     auto It = Handlers.find(C.Func->getCanonicalDecl());
     if (It == Handlers.end())
       continue;

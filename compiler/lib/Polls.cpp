@@ -601,8 +601,7 @@ bool Planner::briefCall(const CallExpr *CE) {
   if (briefElsewhere(FD))
     return true;
   // The runtime's answers that never block or take long.
-  if (FD->getIdentifier() && (FD->getName() == "parc_procid" || FD->getName() == "parc_nprocs") &&
-      FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+  if (isFileScopeFunction(FD, "parc_procid") || isFileScopeFunction(FD, "parc_nprocs"))
     return true;
   if (unsigned ID = FD->getBuiltinID()) {
     if (readsOnlyBuiltin(S.Ctx.BuiltinInfo, ID))

@@ -1150,18 +1150,22 @@ static int foreign_threads(void) {
   return n;
 }
 
-/* Wait on p's condvar (idle_mu held) until woken or for the poll period
- * of "Deadlock", at least 100 times the last look at the threads. */
-static void foreign_nap(parc_proc *p) {
-  uint64_t nap = PARC_FOREIGN_POLL_NS, look = __atomic_load_n(&foreign_look_ns, __ATOMIC_RELAXED);
-  if (look > nap / 100)
-    nap = look * 100;
+/* Wait on p's condvar (idle_mu held) until woken or for nap nanoseconds;
+ * ETIMEDOUT when the time ran out. */
+static int idle_nap(parc_proc *p, uint64_t nap) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   uint64_t ns = (uint64_t)ts.tv_nsec + nap;
   ts.tv_sec += (time_t)(ns / 1000000000);
   ts.tv_nsec = (long)(ns % 1000000000);
-  pthread_cond_timedwait(&p->idle_cv, &p->idle_mu, &ts);
+  return pthread_cond_timedwait(&p->idle_cv, &p->idle_mu, &ts);
+}
+
+/* idle_nap for the poll period of "Deadlock", at least 100 times the last
+ * look at the threads. */
+static void foreign_nap(parc_proc *p) {
+  uint64_t nap = PARC_FOREIGN_POLL_NS, look = __atomic_load_n(&foreign_look_ns, __ATOMIC_RELAXED);
+  idle_nap(p, look > nap / 100 ? look * 100 : nap);
 }
 
 /* The report says that the program's own threads ended (atomic: two
@@ -1172,16 +1176,15 @@ static int foreign_ended;
  * is said on stderr, once per run: a program whose thread will never call
  * parc_V (a thread pool idling beside a real deadlock) would otherwise
  * wait for ever without a word.  The wait goes on: the thread may yet
- * call it.  foreign_wait(1) starts a wait, foreign_wait(0) goes on. */
+ * call it.  foreign_wait_begin starts a wait, foreign_wait_on (threads:
+ * how many) goes on with it. */
 static uint64_t foreign_wait_from;
 static int foreign_warned;
-static void foreign_wait(int start, int threads) {
-  uint64_t t = now_ns();
-  if (start) {
-    __atomic_store_n(&foreign_wait_from, t, __ATOMIC_RELAXED);
-    return;
-  }
-  uint64_t from = __atomic_load_n(&foreign_wait_from, __ATOMIC_RELAXED);
+static void foreign_wait_begin(void) {
+  __atomic_store_n(&foreign_wait_from, now_ns(), __ATOMIC_RELAXED);
+}
+static void foreign_wait_on(int threads) {
+  uint64_t t = now_ns(), from = __atomic_load_n(&foreign_wait_from, __ATOMIC_RELAXED);
   if (t - from < PARC_FOREIGN_WARN_NS || __atomic_exchange_n(&foreign_warned, 1, __ATOMIC_RELAXED))
     return;
   parc_error_flush();
@@ -1204,7 +1207,7 @@ static int watch_foreign(parc_proc *p) {
     return 0;
   int n = foreign_threads();
   if (n) {
-    foreign_wait(0, n);
+    foreign_wait_on(n);
     return 1;
   }
   pthread_mutex_unlock(&p->idle_mu);
@@ -1227,7 +1230,10 @@ static void idle_single(parc_proc *p) {
       __atomic_store_n(&foreign_ended, waited, __ATOMIC_RELAXED);
       parc_deadlock();
     }
-    foreign_wait(!waited, n);
+    if (waited)
+      foreign_wait_on(n);
+    else
+      foreign_wait_begin();
     pthread_mutex_lock(&p->idle_mu);
     if (!parc_sem_posted())
       foreign_nap(p);
@@ -1314,7 +1320,7 @@ static void idle_wait(parc_proc *p) {
           parc_deadlock();
         }
         watch = 1; /* see "Deadlock" */
-        foreign_wait(1, 0);
+        foreign_wait_begin();
       }
     }
     /* With more processors than CPUs, each sleeper renews less often, so
@@ -1338,12 +1344,7 @@ static void idle_wait(parc_proc *p) {
         pthread_cond_wait(&p->idle_cv, &p->idle_mu);
         continue;
       }
-      struct timespec ts;
-      clock_gettime(CLOCK_REALTIME, &ts);
-      long long ns = ts.tv_nsec + nap;
-      ts.tv_sec += (time_t)(ns / 1000000000);
-      ts.tv_nsec = (long)(ns % 1000000000);
-      if (pthread_cond_timedwait(&p->idle_cv, &p->idle_mu, &ts) == ETIMEDOUT)
+      if (idle_nap(p, (uint64_t)nap) == ETIMEDOUT)
         help_request(); /* still hungry: renew the request, sleep on */
     }
     pthread_mutex_unlock(&p->idle_mu);

@@ -225,6 +225,10 @@ struct Model {
 enum class Marker { None, Parblock, Parfor, Lparfor, Bounds, Act, End, Pbreak, Sync };
 Marker markerOf(const clang::Stmt *S);
 
+/// FD is the file-scope function Name (parc.h's, the C library's), not a
+/// local or block-scope one of that name.
+bool isFileScopeFunction(const clang::FunctionDecl *FD, llvm::StringRef Name);
+
 } // namespace parcc
 
 #endif
