@@ -51,6 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import run as suite  # noqa: E402  (test/bench/run.py: flags, environment, report line)
 
+LIBDIR = None  # --no-build: the libraries of a --build-only bundle (run.py's bundle())
 SHAPES = ["spin", "flat", "bin11", "quad6", "hex3", "w64", "chain", "bystander"]
 TIMED_OUT = 124
 
@@ -59,8 +60,8 @@ def sh(cmd, p=1, extra=None, timeout=600):
     """Runs cmd with run.py's environment (PARC_NPROCS=p, every other PARC_*,
     OMP_* ... cleared) plus extra; a CompletedProcess (rc 124 on time-out)."""
     try:
-        return subprocess.run(cmd, env=suite.run_env(p, extra or {}, {}), capture_output=True,
-                              text=True, timeout=timeout)
+        return subprocess.run(cmd, env=suite.run_env(p, extra or {}, {}, LIBDIR),
+                              capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         return subprocess.CompletedProcess(cmd, TIMED_OUT, e.stdout or "", "timed out")
 
@@ -283,6 +284,10 @@ def main():
     ap.add_argument("--parcc", default=os.path.join(suite.ROOT, "build", "bin", "parcc"))
     ap.add_argument("--cc", default="gcc")
     ap.add_argument("--out", default=os.path.join(HERE, "out", "kill"))
+    ap.add_argument("--build-only", action="store_true",
+                    help="build OUT/bin with its shared libraries, then stop (as run.py's)")
+    ap.add_argument("--no-build", action="store_true",
+                    help="run OUT/bin as built here or by --build-only elsewhere")
     args = ap.parse_args()
     q = args.quick
     args.procs = [int(p) for p in (args.procs or ("1,2" if q else "1,2,4")).split(",")]
@@ -302,8 +307,21 @@ def main():
         if what not in parts:
             sys.exit("kill.py: error: --what %s: expected latency, ops, spawn or poll" % what)
     os.makedirs(args.out, exist_ok=True)
-    bins = build(args)
-    info = suite.machine_info(argparse.Namespace(cc=args.cc, clang="clang-19", parcc=args.parcc))
+    global LIBDIR
+    bins = os.path.join(args.out, "bin")
+    if args.no_build:
+        LIBDIR = os.path.join(bins, "lib")
+    else:
+        build(args)
+    info = suite.machine_info(argparse.Namespace(cc=args.cc, clang="clang-19", parcc=args.parcc,
+                                                 out=args.out, no_build=args.no_build))
+    if args.build_only:
+        names = [n for n in sorted(os.listdir(bins)) if os.path.isfile(os.path.join(bins, n))
+                 and n != "build.json"]
+        libs = suite.bundle({n: os.path.join(bins, n) for n in names}, bins, info)
+        print("built %s in %s; libraries bundled: %s" % (" ".join(names), bins,
+                                                         " ".join(libs) or "none"))
+        return 0
     raw = {"machine": info, "load_before": suite.loadavg()}
     print("kill measurements, %s, commit %s, %s CPUs, load average %s" % (
         info["date"], info["commit"], info.get("CPU(s)"), " ".join(raw["load_before"])))

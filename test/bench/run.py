@@ -215,15 +215,16 @@ def build(ws, impls, args, log):
 
     def one(key):
         impl, prog = key
+        exe = os.path.join(bindir, impl, prog)
+        if args.no_build:
+            # binaries built elsewhere (--build-only): no compiler needed here
+            return key, exe if os.access(exe, os.X_OK) else "n/a: not built (--no-build)"
         cmd, why = tc[impl]
         if why:
             return key, "n/a: " + why
         src = os.path.join(HERE, IMPLS[impl][1].format(w=prog))
         if not os.path.exists(src):
             return key, "n/a: no " + os.path.basename(src)
-        exe = os.path.join(bindir, impl, prog)
-        if args.no_build and os.path.exists(exe):
-            return key, exe
         os.makedirs(os.path.dirname(exe), exist_ok=True)
         full = cmd + [src, "-o", exe] + link_flags(impl)
         env = dict(os.environ)
@@ -244,7 +245,38 @@ def build(ws, impls, args, log):
             result[key] = val
             if len(r) > 2:
                 log.write(r[2] + "\n")
+    if not args.no_build:
+        # a bundle of an earlier --build-only would shadow this build's libraries
+        shutil.rmtree(os.path.join(bindir, "lib"), ignore_errors=True)
     return result
+
+
+# libraries every Linux machine has in its own version; the others (libtbb,
+# libomp, libgomp, libstdc++, ...) travel with the binaries
+SYSTEM_LIBS = re.compile(r"^(linux-vdso|ld-linux|libc|libm|libpthread|libdl|librt|libresolv)\.so")
+
+
+def bundle(exes, bindir, info):
+    """--build-only: copy the shared libraries the binaries load into bin/lib
+    and record the build machine's toolchain in bin/build.json, so that bin/
+    runs with --no-build on another machine (same processor family, a glibc
+    at least as new) that has no compiler, TBB or libomp of its own."""
+    libdir = os.path.join(bindir, "lib")
+    os.makedirs(libdir, exist_ok=True)
+    copied = set()
+    for exe in exes.values():
+        if exe.startswith("n/a"):
+            continue
+        for m in re.finditer(r"^\s*(\S+) => (/\S+)", sh("ldd " + exe), re.M):
+            name, path = m.group(1), m.group(2)
+            if not SYSTEM_LIBS.match(name) and name not in copied:
+                shutil.copy(os.path.realpath(path), os.path.join(libdir, name))
+                copied.add(name)
+    built = {k: info[k] for k in ("gcc", "clang", "TBB", "libomp", "parcc", "commit", "date")}
+    built["machine"] = "%s, %s CPUs, %s" % (info.get("Model name"), info.get("CPU(s)"), info["OS"])
+    with open(os.path.join(bindir, "build.json"), "w") as f:
+        json.dump(built, f, indent=1)
+    return sorted(copied)
 
 
 # ---------------------------------------------------------------- running
@@ -252,8 +284,11 @@ def build(ws, impls, args, log):
 RUN_ENV_DROP = re.compile(r"^(PARC_|OMP_|GOMP_|KMP_|BENCH_)")
 
 
-def run_env(p, extra, user_env):
+def run_env(p, extra, user_env, libdir=None):
     env = {k: v for k, v in os.environ.items() if not RUN_ENV_DROP.match(k)}
+    if libdir and os.path.isdir(libdir):  # a --build-only bundle (bundle())
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(
+            [libdir] + [d for d in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if d])
     env.update({"PARC_NPROCS": str(p), "OMP_NUM_THREADS": str(p), "BENCH_THREADS": str(p)})
     env.update(user_env)
     env.update(extra)
@@ -349,6 +384,13 @@ def machine_info(args):
     dirty = sh("git -C %s status --porcelain -- compiler runtime test/bench" % ROOT)
     info["commit"] = commit + (" (with uncommitted changes)" if dirty else "")
     info["date"] = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    built = os.path.join(getattr(args, "out", ""), "bin", "build.json")
+    if getattr(args, "no_build", False) and os.path.exists(built):
+        # binaries from another machine: its toolchain and commit, not this one's
+        with open(built) as f:
+            b = json.load(f)
+        info.update({k: b[k] for k in ("gcc", "clang", "TBB", "libomp", "parcc", "commit")})
+        info["built"] = "%s on %s" % (b["date"], b["machine"])
     return info
 
 
@@ -768,7 +810,16 @@ def main():
                     help="statistic the issue-5 targets are judged on (default: median, as the issue says)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the per-round shuffle")
     ap.add_argument("--no-shuffle", action="store_true", help="fixed order inside each round")
-    ap.add_argument("--no-build", action="store_true", help="reuse binaries in out/bin")
+    ap.add_argument("--no-build", action="store_true",
+                    help="run the binaries in out/bin, built here or by --build-only elsewhere; "
+                         "no compiler needed")
+    ap.add_argument("--build-only", action="store_true",
+                    help="build into out/bin with the shared libraries the binaries load "
+                         "(out/bin/lib) and the toolchain's versions, then stop: copy out/bin "
+                         "to a machine without compilers, TBB or libomp and run --no-build there")
+    ap.add_argument("--deadline", type=float, default=None, metavar="S",
+                    help="start no round that would end more than S seconds after the first "
+                         "(judged by the longest round so far); the table says how many ran")
     ap.add_argument("--out", default=os.path.join(HERE, "out"), help="output folder")
     ap.add_argument("--copy-chart", action="store_true", help="copy the chart to docs/perf/bench.svg")
     ap.add_argument("--parcc", default=os.path.join(ROOT, "build", "bin", "parcc"))
@@ -822,6 +873,12 @@ def main():
             print("  %s %s: %s" % (impl, prog, v))
     if any(k[0] == "parcc" and v.startswith("n/a") for k, v in exes.items()):
         print("  parcc: %s" % next(v for k, v in exes.items() if k[0] == "parcc" and v.startswith("n/a")))
+    if args.build_only:
+        libs = bundle(exes, os.path.join(args.out, "bin"), info)
+        print("built %d of %d binaries in %s; libraries bundled: %s" % (
+            sum(not v.startswith("n/a") for v in exes.values()), len(exes),
+            os.path.relpath(os.path.join(args.out, "bin"), os.getcwd()), " ".join(libs) or "none"))
+        return 1 if any(v.startswith("n/a: build failed") for v in exes.values()) else 0
 
     spin = calibrate_spin(exes, args) if any(w.prog == "w3" for w in ws) else None
     if spin:
@@ -834,7 +891,18 @@ def main():
     load_before = loadavg()
     print("running %d configurations x %d rounds (P = %s), load average %s ..." %
           (len(runnable), rounds, args.procs, " ".join(load_before)), flush=True)
+    libdir = os.path.join(args.out, "bin", "lib")
+    meta = {"machine": info, "rounds": rounds, "procs": procs, "quick": args.quick,
+            "spin_per_ms": spin, "load_before": load_before,
+            "env": user_env, "only": args.only, "w6_pos": args.w6_pos,
+            "impls": sorted(impls), "exes": {"%s|%s" % k: v for k, v in exes.items()}}
+    t_start, longest = time.time(), 0.0
     for rnd in range(rounds):
+        if args.deadline and rnd and time.time() - t_start + longest > args.deadline:
+            print("  --deadline %g s: stopping after %d rounds" % (args.deadline, rnd), flush=True)
+            meta["rounds"] = rnd
+            break
+        t_round = time.time()
         order = list(runnable)
         if not args.no_shuffle:
             random.Random(args.seed * 1000 + rnd).shuffle(order)
@@ -844,7 +912,7 @@ def main():
                 continue
             argv = [variant] + [str(spin) if a == "SPIN" else a
                                 for a in (w.quick if args.quick else w.full)]
-            env = run_env(p or 1, extra, user_env)
+            env = run_env(p or 1, extra, user_env, libdir)
             waited = wait_idle(args.wait_idle, args.idle_max)
             busy = others_runnable()
             res = run_one(exes[(impl, w.prog)], argv, env, timeout)
@@ -853,13 +921,14 @@ def main():
             results[k].append(res)
             if "error" in res:
                 dead.add(k)  # a failing or hanging configuration is not retried
-        print("  round %d/%d done, load average %s" % (rnd + 1, rounds, " ".join(loadavg())),
-              flush=True)
-    load_after = loadavg()
-    meta = {"machine": info, "rounds": rounds, "procs": procs, "quick": args.quick,
-            "spin_per_ms": spin, "load_before": load_before, "load_after": load_after,
-            "env": user_env, "only": args.only, "w6_pos": args.w6_pos,
-            "impls": sorted(impls), "exes": {"%s|%s" % k: v for k, v in exes.items()}}
+        longest = max(longest, time.time() - t_round)
+        print("  round %d/%d done in %.0f s, load average %s" % (
+            rnd + 1, rounds, time.time() - t_round, " ".join(loadavg())), flush=True)
+        # the runs so far, for --report, should the rest never come (a killed job)
+        with open(os.path.join(args.out, "partial.json"), "w") as f:
+            json.dump(dict(meta, rounds=rnd + 1, load_after=loadavg(), runs=results), f,
+                      default=str)
+    meta["load_after"] = loadavg()
     return report(args, ws, impls, procs, results, exes, meta)
 
 
@@ -894,6 +963,13 @@ def report(args, ws, impls, procs, results, exes, meta):
                 % (info["date"], info["commit"], rounds, ",".join(map(str, procs)),
                    " (--quick sizes)" if meta["quick"] else "", " ".join(meta["load_before"]),
                    " ".join(meta["load_after"])))
+        f.write("Machine: %s, %s CPUs (%s per core), %s, %s.\n\n" % (
+            info.get("Model name"), info.get("CPU(s)"), info.get("Thread(s) per core", "?"),
+            info.get("Memory"), info.get("OS")))
+        if info.get("built"):
+            f.write("Binaries built %s (run.py --build-only: %s; %s; TBB %s; libomp %s), "
+                    "run here with --no-build.\n\n" % (info["built"], info["gcc"], info["clang"],
+                                                         info["TBB"], info["libomp"]))
         allruns = [r for rs in results.values() for r in rs if "t" in r]
         busy = [r for r in allruns if r.get("busy_before")]
         late = [r for r in allruns if "waited_s" in r and r["waited_s"] is None]
