@@ -98,6 +98,16 @@
 #define PARC_SEM_ALT_TAKES 32
 #endif
 
+/* How many contexts may spin in parc_P for one semaphore at a time
+ * (semaphore.c, spin_take); a parc_P that finds that many parks at once.
+ * A waiter that parc_V woke and that lost the unit to a newcomer spins
+ * whatever the count.  Counted for locks only.  One: at P = 16 a lock
+ * hammered by 1,000 activities (W9) took 1.12 s with every processor
+ * spinning, 0.56 s with one (performance.md, "A larger machine"). */
+#ifndef PARC_SEM_SPINNERS
+#define PARC_SEM_SPINNERS 1
+#endif
+
 /* How many times one context may spin in parc_P between two parks: then
  * its next parc_P that finds no unit parks at once, so that the activities
  * queued behind it on its processor run (semaphore.c).  A count, not a

@@ -20,7 +20,11 @@
  * With barging, and a parc_P that spins up to PARC_SEM_SPIN_NS before it
  * parks (parc_sem_spin: only at P > 1 and while nothing else is ready on
  * its processor), a short critical section on another processor ends
- * before the newcomer gives up, and nothing parks.  (Taking a unit with a
+ * before the newcomer gives up, and nothing parks.  On a lock only one
+ * context spins at a time, and a woken waiter that was overtaken stays
+ * counted as woken while it spins (spin_take): with many processors, each
+ * overtaken waiter otherwise let the next parc_V wake another, and a dozen
+ * spinners took the lock's cache line from its holder.  (Taking a unit with a
  * compare-and-swap, without the lock, was tried: newcomers then won so
  * often that a few thousand waiters were parked at once, not a handful,
  * and the million locks took longer.)
@@ -70,6 +74,7 @@ typedef struct parc_sem_rt {
   unsigned magic; /* PARC_SEM_MAGIC once parc_sem_init has run */
   parc_ctx *head;
   int nwoken; /* waiters woken to try again that have not tried yet */
+  int spinning; /* contexts in spin_take now (atomic, relaxed: a hint) */
   parc_ctx *tail;
 } parc_sem_rt;
 
@@ -101,7 +106,7 @@ static __attribute__((noinline, cold)) void adopt_zero(parc_sem_rt *r, const cha
   parc_spin_lock(&r->lock);
   if (__atomic_load_n(&r->magic, __ATOMIC_RELAXED) == 0) {
     if (__atomic_load_n(&r->value, __ATOMIC_RELAXED) != 0 || r->watch != 0 || r->head || r->tail ||
-        r->nwoken) {
+        r->nwoken || r->spinning) {
       parc_spin_unlock(&r->lock);
       parc_fatal_uninit_sem(op, r, site);
     }
@@ -138,6 +143,7 @@ void parc_sem_init(parc_sem_t *s, int value) {
   r->lock.v = 0;
   set_units(r, value);
   r->nwoken = 0;
+  r->spinning = 0;
   r->head = r->tail = NULL;
   r->watch = 0;
   r->magic = PARC_SEM_MAGIC;
@@ -212,13 +218,47 @@ static int killed(const parc_ctx *c) {
  * another taker sends the spin back to wait for the next one, on what is
  * left of the same budget: parking at the first lost race made three parks
  * in four at P = 4 on two CPUs (semaphore_convoy.pc's lock: 9,900 parks,
- * only 2,500 of them after a spin ran out), and up to 7,600 envelopes. */
-static int spin_take(parc_proc *p, parc_sem_rt *r, int single) {
+ * only 2,500 of them after a spin ran out), and up to 7,600 envelopes.
+ *
+ * At most PARC_SEM_SPINNERS contexts spin on one lock at a time; a
+ * parc_P that finds that many spinning parks at once.  `woken`: c is a
+ * waiter that parc_V woke (counted in nwoken) and that was overtaken; it
+ * spins whatever the count, still counted in nwoken, so that no parc_V
+ * wakes another waiter meanwhile, and leaves nwoken when it takes a unit.
+ * Without the two, every spinner that lost its wake-up let the next
+ * parc_V wake another: a lock taken a million times by 1,000 activities
+ * at P = 16 (W9) had a dozen contexts spinning on it, took the holder's
+ * cache line at every turn, and ran 13 times slower than a pthread mutex
+ * (6.5 times with the two: performance.md, "A larger machine"); at P = 2
+ * nothing changes (one processor besides the holder's). */
+static int spin_take(parc_proc *p, parc_sem_rt *r, int single, int woken) {
+  /* Counted only for a lock (the watch bit: its last unit came back from
+   * the context that took it), where newcomers pile up; a signal has one
+   * waiter as a rule, and the count's two atomic operations on the line
+   * that its giver writes would only slow the hand-over.  At P = 1
+   * parc_sem_spin does not spin (nothing could give a unit back
+   * meanwhile). */
+  int counted = !single && (__atomic_load_n(&r->watch, __ATOMIC_RELAXED) & 1);
+  if (counted) {
+    if (!woken && __atomic_load_n(&r->spinning, __ATOMIC_RELAXED) >= PARC_SEM_SPINNERS)
+      return 0;
+    __atomic_fetch_add(&r->spinning, 1, __ATOMIC_RELAXED);
+  }
+  parc_ctx *c = single ? NULL : p->cur;
   uint64_t since = 0;
-  while (parc_sem_spin(p, &r->value, &r->watch, &since))
-    if (take(r, single))
-      return 1;
-  return 0;
+  int ok = 0;
+  while (!ok && parc_sem_spin(p, &r->value, &r->watch, &since)) {
+    if (!single)
+      parc_spin_lock(&r->lock);
+    ok = try_take(r, c);
+    if (ok && woken)
+      r->nwoken--;
+    if (!single)
+      parc_spin_unlock(&r->lock);
+  }
+  if (counted)
+    __atomic_fetch_sub(&r->spinning, 1, __ATOMIC_RELAXED);
+  return ok;
 }
 
 /* ---- parc_V from a thread of the program's own at P = 1 ---------------------
@@ -287,15 +327,18 @@ static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
   parc_ensure_started(); /* after: as descriptor.c's current_ctx */
   if (single && parc_sem_take_posted() && take(r, single))
     return; /* a posted parc_V of a thread of the program's own (above) */
-  if (spin_take(p, r, single))
+  if (spin_take(p, r, single, 0))
     return;
   parc_ctx *c = p->cur;
   parc_detach_chain(p, c);
   c->sem_fails = 0;
   c->wait_site = site;
+  int woken = 0; /* c is counted in nwoken (overtaken, see below) */
   for (;;) {
     if (!single)
       parc_spin_lock(&r->lock);
+    r->nwoken -= woken;
+    woken = 0;
     if (try_take(r, c)) {
       if (!single)
         parc_spin_unlock(&r->lock);
@@ -334,8 +377,19 @@ static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
     p = parc_self();
     if (!single)
       parc_spin_lock(&r->lock);
-    r->nwoken--;
     int ok = try_take(r, c);
+    if (!ok && !killed(c)) {
+      /* Overtaken by a parc_P that came meanwhile: spin, still one of the
+       * woken (spin_take), then back to the head of the queue. */
+      if (!single)
+        parc_spin_unlock(&r->lock);
+      c->sem_fails++;
+      if (spin_take(p, r, single, 1))
+        return;
+      woken = 1;
+      continue;
+    }
+    r->nwoken--;
     parc_ctx *w = pass_locked(r);
     if (!single)
       parc_spin_unlock(&r->lock);
@@ -343,11 +397,7 @@ static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
       parc_ready(w);
     if (ok)
       return;
-    if (killed(c))
-      parc_unwind(c->cur_act);
-    c->sem_fails++;
-    if (spin_take(p, r, single))
-      return;
+    parc_unwind(c->cur_act); /* killed: the wake-up was passed on */
   }
 }
 

@@ -7,12 +7,12 @@
 // the scheduler's entries stubbed, at P = 1 (rt.single: no locks).
 //
 // lost: waiter 0 is overtaken twice by newcomers, waiter 1 once, their
-// waits overlap, and they go back to the queue head in the order 1, 0
-// (0 hungry, behind 1); meanwhile waiter 2 is woken and four units are
-// added.  Waiter 2 takes one and wakes 1; waiter 1 takes one and hands
-// one to hungry 0: the last unit must still reach waiter 3.  With one
-// "woken" flag (e3803b8) it stayed free, with 3 parked and nobody on the
-// way: a lost wake-up.
+// waits overlap (each still counted among the woken while it waits, so a
+// unit given meanwhile wakes nobody), and they go back to the queue head
+// in the order 1, 0 (0 hungry, behind 1); then four units are added: 1 is
+// woken, hungry 0 is handed one, 2 and 3 are woken, and each must get its
+// unit.  With one "woken" flag (e3803b8) a unit stayed free, with waiters
+// parked and nobody on the way: a lost wake-up.
 // kill: the same start, then waiter 1 is killed while queued, exposing
 // hungry 0 at the head, and units are added: each survivor gets one.
 // burst: 4 parc_V on 4 parked waiters ready all 4 at once.
@@ -230,10 +230,13 @@ static void watch(const char *name) {
   printf("%s: taken=%u holder=%u\n", name, v >> 1, v & 1);
 }
 
-/* Waiters 0..3 park in that order; 0 is overtaken twice (by newcomers 4
- * and 5) and 1 once (by 6), and both are left waiting (spinning); 2 is
- * woken and newcomer 7 takes its unit.  Then 0 and 1 go back to the head
- * of the queue, 1 in front of 0: queue 1, 0 (hungry), 3. */
+/* Waiters 0..3 park in that order.  0 is woken and overtaken (by
+ * newcomer 4) and goes back to the head of the queue; then 0 and 1 are
+ * woken by two units, both units go to newcomers 5 and 6, and 0 (now
+ * overtaken twice) and 1 wait (spin), still counted among the woken: a
+ * unit given meanwhile wakes nobody, and newcomer 7 takes it.  Then 0 and
+ * 1 go back to the head of the queue, 1 in front of 0: queue 1, 0
+ * (hungry), 2, 3. */
 static void overtake(void) {
   for (int i = 0; i < 4; i++) {
     run(i, SPIN);
@@ -244,12 +247,16 @@ static void overtake(void) {
   run(0, SPIN); /* overtaken once */
   run(0, PARKED);
   parc_V(&sem); /* wakes 0 */
-  run(5, DONE);
-  run(0, SPIN); /* overtaken twice: waits */
   parc_V(&sem); /* wakes 1 */
+  if (nready() != 2)
+    fail("two units should wake two waiters", 1);
+  run(5, DONE);
   run(6, DONE);
+  run(0, SPIN); /* overtaken twice: waits */
   run(1, SPIN); /* overtaken: waits */
-  parc_V(&sem); /* wakes 2 */
+  parc_V(&sem); /* 0 and 1 are on their way */
+  if (nready() != 0)
+    fail("woken while two woken waiters spin for one unit", 2);
   run(7, DONE);
   run(0, PARKED);
   run(1, PARKED);
@@ -264,7 +271,7 @@ int main(void) {
   overtake();
   for (int k = 0; k < 4; k++)
     parc_V(&sem);
-  run(2, DONE); /* takes a unit, wakes 1 */
+  run(2, DONE); /* woken by the third unit */
   drain();
   report("lost");
 
