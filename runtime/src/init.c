@@ -297,7 +297,11 @@ void parc_error_step0(const parc_site *site) {
 }
 
 void parc_error_count(const parc_site *site) {
-  parc_fatal_site(site, "%s has too many iterations (the count overflows 64 bits)",
+  /* Whole 64-bit ranges are written by mistake, as a rule: an unsigned
+   * bound computed below zero wraps to the type's maximum (an OpenMP
+   * port's `0; n - 1; 1;` with a size_t n == 0). */
+  parc_fatal_site(site, "%s has too many iterations (the count overflows 64 bits; is an "
+                        "unsigned bound such as n - 1 with n == 0 wrapping around?)",
                   site ? parc_kind_word(site->kind) : "parfor");
 }
 
