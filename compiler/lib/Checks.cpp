@@ -1329,6 +1329,37 @@ void checkSyncNames(Session &S) {
   S.traverseChecked(SyncNameChecker(S));
 }
 
+/// A `#pragma omp` that the back end ignores, the program being compiled
+/// without -fopenmp: gcc -Wall says so (-Wunknown-pragmas), Clang does
+/// not, and parcc's back end never sees the user's warnings options.  A
+/// port from OpenMP that keeps `#pragma omp atomic` in a parfor's body
+/// races without a word.  With PARC's way to do what the directive did.
+void checkIgnoredOpenMP(Session &S) {
+  for (const MacroUses::IgnoredDirective &D : S.Macros.IgnoredDirectives) {
+    StringRef First = StringRef(D.Name).split(' ').first;
+    const char *Hint = "";
+    if (First == "atomic")
+      Hint = "; for an atomic update in an activity, use faa(&x, v)";
+    else if (First == "critical")
+      Hint = "; for mutual exclusion between activities, use a semaphore of one unit "
+             "(parc_sem_init, parc_P, parc_V)";
+    else if (First == "barrier")
+      Hint = "; in a parfor, 'sync' waits for all the activities of the construct";
+    else if (First == "taskwait" || First == "taskgroup")
+      Hint = "; a construct's activities have all ended at its 'epar'";
+    else if (First == "parallel" || First == "for" || First == "sections" ||
+             First == "section" || First == "single" || First == "master" ||
+             First == "masked" || First == "task" || First == "taskloop" ||
+             First == "teams" || First == "distribute" || First == "loop")
+      Hint = "; PARC's parfor, lparfor and parblock create the activities";
+    else if (First == "simd" || StringRef(D.Name).ends_with("simd"))
+      Hint = "; -fopenmp-simd honours simd directives";
+    S.warn(D.At, OwnWarning::IgnoredOpenMP,
+           "'#pragma omp %0' is ignored: the program is compiled without -fopenmp%1")
+        << D.Name << Hint;
+  }
+}
+
 /// A local semaphore that is named only as `&s` in parc_P and parc_V calls
 /// never got a value: its bytes are the stack's garbage, and the program
 /// crashed, hung or reported a deadlock depending on them.  Any other use
@@ -1569,6 +1600,7 @@ bool runChecks(Session &S) {
   checkSyncNames(S);
   checkIncludedMacros(S);
   checkDirectiveNames(S);
+  checkIgnoredOpenMP(S);
   checkSemInits(S);
   checkSignalHandlers(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();

@@ -389,6 +389,10 @@ struct Directive {
   const char *Kind = nullptr;
   /// A simd directive: honoured under -fopenmp-simd.
   bool Simd = false;
+  /// Its directive's words (`parallel for`), before the first clause, and
+  /// where they start.
+  std::string Name;
+  SourceLocation NameLoc;
   std::vector<Token> Names;
   bool honoured(const LowerOptions &O) const {
     return Kind && (StringRef(Kind) == "omp" ? O.OpenMP || (O.OpenMPSimd && Simd) : O.OpenACC);
@@ -410,6 +414,16 @@ Directive readDirective(const SourceManager &SM, const LangOptions &LO, SourceLo
   if (Line.size() < 3 || Word(1) != "pragma" || (Word(2) != "omp" && Word(2) != "acc"))
     return D;
   D.Kind = Word(2) == "omp" ? "omp" : "acc";
+  for (size_t I = 3; !Word(I).empty() && !(I + 1 < Line.size() && Line[I + 1].is(tok::l_paren));
+       ++I) {
+    if (D.Name.empty())
+      D.NameLoc = Line[I].getLocation();
+    D.Name += (D.Name.empty() ? "" : " ") + Word(I).str();
+  }
+  if (D.Name.empty() && !Word(3).empty()) { // critical(name), declare ...
+    D.Name = Word(3).str();
+    D.NameLoc = Line[3].getLocation();
+  }
   std::vector<StringRef> Clause; // the clause of each open parenthesis
   StringRef Last;
   for (size_t I = 3; I < Line.size(); ++I) {
@@ -452,7 +466,9 @@ Directive readDirective(const SourceManager &SM, const LangOptions &LO, SourceLo
 /// scope at the directive, as the back end will: each is marked used on
 /// purpose (the front end parses C without OpenMP, and would call n unused
 /// where the back end uses it), and those of the file's directives are
-/// recorded for checkDirectiveNames (Checks.cpp).
+/// recorded for checkDirectiveNames (Checks.cpp).  The file's `#pragma omp`
+/// directives that the back end ignores are recorded for
+/// checkIgnoredOpenMP.
 class DirectiveRecorder : public PPCallbacks {
 public:
   DirectiveRecorder(CompilerInstance &CI, const LowerOptions &O, MacroUses &Out)
@@ -462,6 +478,8 @@ public:
       return;
     SourceManager &SM = CI.getSourceManager();
     Directive D = readDirective(SM, CI.getLangOpts(), Loc);
+    if (D.Kind && StringRef(D.Kind) == "omp" && !D.honoured(O) && SM.isWrittenInMainFile(Loc))
+      Out.IgnoredDirectives.push_back({D.NameLoc.isValid() ? D.NameLoc : Loc, D.Name});
     if (!D.honoured(O))
       return;
     Sema &S = CI.getSema();
@@ -694,8 +712,7 @@ protected:
     PP.addPPCallbacks(
         std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
     PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
-    if (St.Lower.OpenMP || St.Lower.OpenMPSimd || St.Lower.OpenACC)
-      PP.addPPCallbacks(std::make_unique<DirectiveRecorder>(CI, St.Lower, St.Macros));
+    PP.addPPCallbacks(std::make_unique<DirectiveRecorder>(CI, St.Lower, St.Macros));
     St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager(), St.TP.PreludeBegin,
                                                     St.TP.PreludeEnd);
     PP.addPPCallbacks(std::make_unique<FeatureRecorder>(*St.Features, PP, St.BackEnd.Embeds));

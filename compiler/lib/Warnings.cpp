@@ -15,6 +15,7 @@ const char *const Names[NumOwnWarnings] = {
     "parc-sync-call", "parc-empty-body",   "parc-index-conversion",
     "parc-zero-step", "parc-inclusive-to", "parc-uninitialized-semaphore",
     "parc-empty-range", "parc-count-overflow", "parc-signal-handler",
+    "parc-ignored-openmp",
 };
 
 constexpr unsigned AllMask = (1u << NumOwnWarnings) - 1;
@@ -84,6 +85,13 @@ void OwnWarningState::applyOption(StringRef Opt) {
   }
   if (Opt == "unknown-warning-option" || Opt == "no-unknown-warning-option") {
     UnknownGroups = Opt == "unknown-warning-option";
+    return;
+  }
+  // gcc's -Wall warns of an OpenMP directive it ignores, under this name
+  // (Clang, which knows the directives, does not): on with -Wall, and off
+  // with the option a user of gcc turns it off with.
+  if (Opt == "unknown-pragmas" || Opt == "no-unknown-pragmas" || Opt == "all") {
+    Each[static_cast<unsigned>(OwnWarning::IgnoredOpenMP)].Enabled = Opt != "no-unknown-pragmas";
     return;
   }
   OptionAct Act;

@@ -6,12 +6,12 @@
 // pragma) and polled in the conditions of the loops that an omp directive
 // governs ("invalid controlling predicate").  Now the entry poll goes to
 // the function's entry, and those loops keep their form.
-// RUN: %parcc %cflags-strict -O2 %s -o %t
+// RUN: %parcc %cflags-strict -Wno-unknown-pragmas -O2 %s -o %t
 // RUN: %run %t | %FileCheck %s
 // (One OpenMP thread: libgomp is not built for ThreadSanitizer.)
 // RUN: %parcc %cflags-strict -O2 -fopenmp %s -o %t.omp
 // RUN: env OMP_NUM_THREADS=1 %run %t.omp | %FileCheck %s
-// RUN: %parcc-clang %cflags-strict -O2 %s -o %t.clang
+// RUN: %parcc-clang %cflags-strict -Wno-unknown-pragmas -O2 %s -o %t.clang
 // RUN: %run %t.clang | %FileCheck %s
 // RUN: %parcc -emit-c %s | %FileCheck %s --check-prefix=EMIT
 // CHECK: 387072.0 21 4950 1008.0 3.5

@@ -74,6 +74,13 @@ struct MacroUses {
     const char *Kind;     // "omp" or "acc"
   };
   std::vector<DirectiveName> DirectiveNames;
+  /// `#pragma omp` directives of the file that the back end ignores (no
+  /// -fopenmp): Checks.cpp, checkIgnoredOpenMP.
+  struct IgnoredDirective {
+    clang::SourceLocation At; // the word after `omp`
+    std::string Name;         // "atomic", "parallel for", ...
+  };
+  std::vector<IgnoredDirective> IgnoredDirectives;
 };
 
 struct LowerOptions {

@@ -29,8 +29,9 @@ class SourceManager;
 
 namespace parcc {
 
-/// parcc's warnings, one per -W name.  All but EmptyRange are on by
-/// default; -Wparc turns that one on too.
+/// parcc's warnings, one per -W name.  All but EmptyRange and
+/// IgnoredOpenMP are on by default; -Wparc turns those on too, and -Wall
+/// IgnoredOpenMP, as gcc's -Wall does its -Wunknown-pragmas.
 enum class OwnWarning : unsigned {
   SyncCall,               ///< parc-sync-call: `sync()` is the C library's
   EmptyBody,              ///< parc-empty-body: a parfor header with no body
@@ -42,8 +43,10 @@ enum class OwnWarning : unsigned {
                           ///< a test of the contract's empty ranges writes them on purpose)
   CountOverflow,          ///< parc-count-overflow: 2^64 iterations or more
   SignalHandler,          ///< parc-signal-handler: a construct in a signal handler
+  IgnoredOpenMP,          ///< parc-ignored-openmp: `#pragma omp` without -fopenmp (also
+                          ///< -Wall and -W[no-]unknown-pragmas, gcc's name for it)
 };
-constexpr unsigned NumOwnWarnings = 9;
+constexpr unsigned NumOwnWarnings = 10;
 
 /// The option's name without -W ("parc-inclusive-to").
 llvm::StringRef ownWarningName(OwnWarning W);
@@ -77,7 +80,10 @@ clang::DiagnosticBuilder reportWithOption(clang::DiagnosticsEngine &D, clang::So
 /// What each warning is at one point of the file: off, a warning, an error.
 class OwnWarningState {
 public:
-  OwnWarningState() { Each[static_cast<unsigned>(OwnWarning::EmptyRange)].Enabled = false; }
+  OwnWarningState() {
+    Each[static_cast<unsigned>(OwnWarning::EmptyRange)].Enabled = false;
+    Each[static_cast<unsigned>(OwnWarning::IgnoredOpenMP)].Enabled = false; // -Wall: as gcc's
+  }
   /// -W<Opt> (without -W), applied in command-line order.  Acts on
   /// parcc's groups, and on error, no-error, everything and no-everything.
   void applyOption(llvm::StringRef Opt);
