@@ -1205,14 +1205,27 @@ void TokenPass::flattenStraddlingConditionals() {
 /// (an `epar` inside a bracket it did not open).
 /// Do the tokens from From on close the first Depth brackets of Brackets
 /// (those open around a construct) as they are, with each closer matching
-/// its opener?
+/// its opener?  A later construct whose `epar` comes with brackets of its
+/// own still open is taken to end there, as this one does: the same
+/// mistake twice in a function (a section's `}` left out in two
+/// constructs) sets aside each construct, not the function.
 bool TokenPass::closesAround(size_t From, size_t Depth) const {
   std::vector<tok::TokenKind> Open;
   for (size_t K = 0; K < Depth; ++K)
     Open.push_back(Brackets[K].Open);
+  std::vector<size_t> Constructs; // Open.size() at each later construct's keyword
   for (size_t I = From; I < Toks.size() && !Open.empty(); ++I) {
     tok::TokenKind K = Toks[I].Kind;
-    if (isOpener(K)) {
+    KW W = Toks[I].Word;
+    if (W == KW::Parblock || W == KW::Parfor || W == KW::Lparfor) {
+      Constructs.push_back(Open.size());
+    } else if (W == KW::Epar && !Constructs.empty()) {
+      size_t At = Constructs.back();
+      Constructs.pop_back();
+      if (Open.size() < At)
+        return false;
+      Open.resize(At);
+    } else if (isOpener(K)) {
       Open.push_back(K);
     } else if (isCloser(K)) {
       if (closerFor(Open.back())[0] != *tok::getPunctuatorSpelling(K))
