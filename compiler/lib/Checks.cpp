@@ -1360,6 +1360,65 @@ void checkIgnoredOpenMP(Session &S) {
   }
 }
 
+/// Is Text nothing but white space and comments?
+bool blankOrComments(StringRef Text) {
+  for (;;) {
+    Text = Text.ltrim();
+    if (Text.consume_front("//"))
+      Text = Text.drop_until([](char C) { return C == '\n'; });
+    else if (Text.consume_front("/*"))
+      Text = Text.contains("*/") ? Text.split("*/").second : StringRef();
+    else
+      return Text.empty();
+  }
+}
+
+/// An OpenMP loop directive that the back end honours (-fopenmp) written
+/// right before a construct (`#pragma omp parallel for` kept over the
+/// parfor that replaced the loop): the lowered construct is no `for`
+/// statement, and gcc stopped on the emitted C ("for statement expected").
+///
+/// And a directive whose meaning is about OpenMP's team, honoured in an
+/// activity: the activity is no thread of a team (an orphaned barrier
+/// binds to a team of one), so `barrier` waits for no one and `single` and
+/// `master` run in every activity that reaches them.
+void checkOpenMPOnConstructs(Session &S) {
+  for (const MacroUses::HonouredDirective &D : S.Macros.OpenMPDirectives) {
+    SmallVector<StringRef, 4> Words;
+    StringRef(D.Name).split(Words, ' ');
+    unsigned AB, AE;
+    if ((Words[0] == "barrier" || Words[0] == "single" || Words[0] == "master" ||
+         Words[0] == "masked") &&
+        activityAt(S, D.End, AB, AE)) {
+      if (Words[0] == "barrier")
+        S.warn(D.At, OwnWarning::OpenMPInActivity,
+               "'#pragma omp barrier' in an activity waits for no one: activities are not "
+               "the threads of an OpenMP team; 'sync' waits for the activities of a parfor "
+               "or parblock");
+      else
+        S.warn(D.At, OwnWarning::OpenMPInActivity,
+               "'#pragma omp %0' in an activity runs in every activity that reaches it: "
+               "activities are not the threads of an OpenMP team")
+            << D.Name;
+      continue;
+    }
+    if (llvm::none_of(Words, [](StringRef W) {
+          return W == "for" || W == "simd" || W == "taskloop" || W == "distribute" ||
+                 W == "loop" || W == "tile" || W == "unroll";
+        }))
+      continue;
+    for (const auto &CP : S.M.Constructs) {
+      unsigned At = S.offset(CP->Block->getBeginLoc());
+      if (At < D.End || !blankOrComments(StringRef(S.TP.Text).slice(D.End, At)))
+        continue;
+      S.error(D.At, "'#pragma omp %0' needs a C 'for' loop after it, not '%1': the "
+                    "construct creates its activities itself; remove the directive")
+          << D.Name << spellingOf(CP->Kind);
+      break;
+    }
+  }
+}
+
 /// A local semaphore that is named only as `&s` in parc_P and parc_V calls
 /// never got a value: its bytes are the stack's garbage, and the program
 /// crashed, hung or reported a deadlock depending on them.  Any other use
@@ -1601,6 +1660,7 @@ bool runChecks(Session &S) {
   checkIncludedMacros(S);
   checkDirectiveNames(S);
   checkIgnoredOpenMP(S);
+  checkOpenMPOnConstructs(S);
   checkSemInits(S);
   checkSignalHandlers(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();

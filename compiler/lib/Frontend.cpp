@@ -393,6 +393,8 @@ struct Directive {
   /// where they start.
   std::string Name;
   SourceLocation NameLoc;
+  /// Just past the directive's last token.
+  SourceLocation End;
   std::vector<Token> Names;
   bool honoured(const LowerOptions &O) const {
     return Kind && (StringRef(Kind) == "omp" ? O.OpenMP || (O.OpenMPSimd && Simd) : O.OpenACC);
@@ -414,6 +416,7 @@ Directive readDirective(const SourceManager &SM, const LangOptions &LO, SourceLo
   if (Line.size() < 3 || Word(1) != "pragma" || (Word(2) != "omp" && Word(2) != "acc"))
     return D;
   D.Kind = Word(2) == "omp" ? "omp" : "acc";
+  D.End = Line.back().getLocation().getLocWithOffset(Line.back().getLength());
   for (size_t I = 3; !Word(I).empty() && !(I + 1 < Line.size() && Line[I + 1].is(tok::l_paren));
        ++I) {
     if (D.Name.empty())
@@ -478,10 +481,14 @@ public:
       return;
     SourceManager &SM = CI.getSourceManager();
     Directive D = readDirective(SM, CI.getLangOpts(), Loc);
-    if (D.Kind && StringRef(D.Kind) == "omp" && !D.honoured(O) && SM.isWrittenInMainFile(Loc))
-      Out.IgnoredDirectives.push_back({D.NameLoc.isValid() ? D.NameLoc : Loc, D.Name});
+    bool Omp = D.Kind && StringRef(D.Kind) == "omp" && SM.isWrittenInMainFile(Loc);
+    SourceLocation At = D.NameLoc.isValid() ? D.NameLoc : Loc;
+    if (Omp && !D.honoured(O))
+      Out.IgnoredDirectives.push_back({At, D.Name});
     if (!D.honoured(O))
       return;
+    if (Omp)
+      Out.OpenMPDirectives.push_back({SM.getFileOffset(D.End), At, D.Name});
     Sema &S = CI.getSema();
     IdentifierTable &Table = CI.getPreprocessor().getIdentifierTable();
     for (const Token &T : D.Names) {

@@ -284,10 +284,12 @@ void parc_fatal_foreign(const parc_site *site, const parc_wait_site *wsite) {
                     what);
   if (site != &at && site)
     parc_fatal_site(site, "%s ran on a thread that libparc did not create (the program's own "
-                          "pthread_create or thrd_create): constructs run only in main and in "
+                          "pthread_create or thrd_create, or an OpenMP parallel region's): "
+                          "constructs run only in main and in "
                           "the activities of its constructs", what);
   parc_fatal_site(site, "%s had to wait on a thread that libparc did not create (the program's "
-                        "own pthread_create or thrd_create): only main and the activities of "
+                        "own pthread_create or thrd_create, or an OpenMP parallel region's): "
+                        "only main and the activities of "
                         "its constructs may wait on a semaphore; such a thread may call parc_V",
                   what);
 }

@@ -81,6 +81,14 @@ struct MacroUses {
     std::string Name;         // "atomic", "parallel for", ...
   };
   std::vector<IgnoredDirective> IgnoredDirectives;
+  /// `#pragma omp` directives of the file that the back end honours:
+  /// Checks.cpp, checkOpenMPOnConstructs.
+  struct HonouredDirective {
+    unsigned End;             // B1 offset just past the directive's line
+    clang::SourceLocation At; // the word after `omp`
+    std::string Name;         // "parallel for", ...
+  };
+  std::vector<HonouredDirective> OpenMPDirectives;
 };
 
 struct LowerOptions {

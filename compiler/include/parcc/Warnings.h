@@ -45,8 +45,10 @@ enum class OwnWarning : unsigned {
   SignalHandler,          ///< parc-signal-handler: a construct in a signal handler
   IgnoredOpenMP,          ///< parc-ignored-openmp: `#pragma omp` without -fopenmp (also
                           ///< -Wall and -W[no-]unknown-pragmas, gcc's name for it)
+  OpenMPInActivity,       ///< parc-openmp-in-activity: `#pragma omp barrier`, `single`,
+                          ///< `master` honoured in an activity, which is no OpenMP thread
 };
-constexpr unsigned NumOwnWarnings = 10;
+constexpr unsigned NumOwnWarnings = 11;
 
 /// The option's name without -W ("parc-inclusive-to").
 llvm::StringRef ownWarningName(OwnWarning W);
