@@ -289,6 +289,10 @@ private:
     unsigned PartStarts[4] = {}; // the first token of each part so far
     bool Mapped = false;
     unsigned Ifs = 0; // `if`s of the body's top level that an `else` may follow
+    /// parblock: 1 + the first ':' that starts a statement in a section
+    /// (after ';', '{' or '}' at the section's own level), which no C
+    /// statement does: the section's '}' was left out before it.
+    unsigned StrayColon = 0;
   };
   struct Bracket {
     tok::TokenKind Open;
@@ -870,6 +874,12 @@ bool TokenPass::step(size_t &I) {
     bool AtTop = Brackets.size() == F.Depth;
     bool ParforLike = F.Kind != CK::Parblock;
 
+    if (F.Kind == CK::Parblock && F.Pb == PB::InSection && T.Kind == tok::colon &&
+        Brackets.size() == F.Depth + 1 && !F.StrayColon &&
+        (Toks[I - 1].Kind == tok::semi || Toks[I - 1].Kind == tok::l_brace ||
+         Toks[I - 1].Kind == tok::r_brace))
+      F.StrayColon = I + 1; // reported if the section's brace is still open at epar
+
     if (ParforLike && F.Part == 4 && AtTop && T.Kind == tok::raw_identifier) {
       // An `else` that no `if` of the body can take is its construct's
       // outer if's: `if (c) parfor ... a[i] = i; else` left out the epar.
@@ -947,9 +957,15 @@ bool TokenPass::step(size_t &I) {
 
     if (T.Word == KW::Epar && Brackets.size() > F.Depth) {
       const Bracket &B = Brackets.back();
-      error(T.Off, "expected '%0' before 'epar'", {closerFor(B.Open)});
-      note(Toks[B.Tok].Off, "to match this '%0'", {spell(B.Open)});
-      unterminatedNotes(B.Tok, I, /*AtEOF=*/false);
+      if (F.StrayColon && Brackets.size() == F.Depth + 1) {
+        // `{ a(); : { b(); } epar`: said where the section should end.
+        error(Toks[F.StrayColon - 1].Off, "expected '}' to end the 'parblock' section before ':'");
+        note(Toks[B.Tok].Off, "the section begins here");
+      } else {
+        error(T.Off, "expected '%0' before 'epar'", {closerFor(B.Open)});
+        note(Toks[B.Tok].Off, "to match this '%0'", {spell(B.Open)});
+        unterminatedNotes(B.Tok, I, /*AtEOF=*/false);
+      }
       // The construct ends at this epar, the bracket with it, when what
       // follows closes the brackets open around the construct (a section's
       // `}` left out, a student's mistake): the rest is checked.  Not when
