@@ -640,6 +640,14 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
               {Toks[E - 2].Ident, name(F)});
         return headerNote(F);
       }
+      // `parfor int i: 0; 9; 1;`: a ':' (a range-for's) where the ';' goes.
+      for (size_t K = B + 2; K < E; ++K)
+        if (Toks[K].Kind == tok::colon && Toks[K - 1].Kind == tok::raw_identifier &&
+            !isKeyword(Toks[K - 1].Ident) && Toks[K - 2].Kind == tok::raw_identifier) {
+          error(Toks[K].Off, "expected ';' after the index '%0' in '%1' header, not ':'",
+                {Toks[K - 1].Ident, name(F)});
+          return headerNote(F);
+        }
       error(Var.Off, "expected the name of the index variable in '%0' header", {name(F)});
       return headerNote(F);
     }
