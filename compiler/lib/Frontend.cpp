@@ -469,9 +469,9 @@ Directive readDirective(const SourceManager &SM, const LangOptions &LO, SourceLo
 /// scope at the directive, as the back end will: each is marked used on
 /// purpose (the front end parses C without OpenMP, and would call n unused
 /// where the back end uses it), and those of the file's directives are
-/// recorded for checkDirectiveNames (Checks.cpp).  The file's `#pragma omp`
-/// directives that the back end ignores are recorded for
-/// checkIgnoredOpenMP.
+/// recorded for checkDirectiveNames (Checks.cpp).  Every `#pragma omp`
+/// directive of the file is recorded too: those the back end ignores for
+/// checkIgnoredOpenMP, those it honours for checkOpenMPOnConstructs.
 class DirectiveRecorder : public PPCallbacks {
 public:
   DirectiveRecorder(CompilerInstance &CI, const LowerOptions &O, MacroUses &Out)

@@ -174,16 +174,24 @@ static int try_take(parc_sem_rt *r, parc_ctx *c) {
   return 1;
 }
 
-/* Inlined in parc_P's fast path (sem_P): left to itself, gcc made it a
- * call once it held the watch's bookkeeping (callgrind, uncontended
- * parc_P and parc_V at P = 1: 93 instructions a pair against 76). */
-static inline __attribute__((always_inline)) int take(parc_sem_rt *r, int single) {
-  if (single)
-    return try_take(r, NULL);
-  parc_ctx *c = this_ctx();
-  parc_spin_lock(&r->lock);
-  int ok = try_take(r, c);
-  parc_spin_unlock(&r->lock);
+/* Take a free unit (1: taken); `woken`: the taker is counted in nwoken
+ * (spin_take), which it leaves with the unit.  Inlined in parc_P's fast
+ * path (sem_P): left to itself, gcc made it a call once it held the
+ * watch's bookkeeping (callgrind, uncontended parc_P and parc_V at P = 1:
+ * 93 instructions a pair against 76). */
+static inline __attribute__((always_inline)) int take(parc_sem_rt *r, int single, int woken) {
+  int ok;
+  if (single) {
+    ok = try_take(r, NULL);
+  } else {
+    parc_ctx *c = this_ctx();
+    parc_spin_lock(&r->lock);
+    ok = try_take(r, c);
+  }
+  if (ok && woken)
+    r->nwoken--;
+  if (!single)
+    parc_spin_unlock(&r->lock);
   return ok;
 }
 
@@ -244,18 +252,10 @@ static int spin_take(parc_proc *p, parc_sem_rt *r, int single, int woken) {
       return 0;
     __atomic_fetch_add(&r->spinning, 1, __ATOMIC_RELAXED);
   }
-  parc_ctx *c = single ? NULL : p->cur;
   uint64_t since = 0;
   int ok = 0;
-  while (!ok && parc_sem_spin(p, &r->value, &r->watch, &since)) {
-    if (!single)
-      parc_spin_lock(&r->lock);
-    ok = try_take(r, c);
-    if (ok && woken)
-      r->nwoken--;
-    if (!single)
-      parc_spin_unlock(&r->lock);
-  }
+  while (!ok && parc_sem_spin(p, &r->value, &r->watch, &since))
+    ok = take(r, single, woken);
   if (counted)
     __atomic_fetch_sub(&r->spinning, 1, __ATOMIC_RELAXED);
   return ok;
@@ -325,7 +325,7 @@ static __attribute__((noinline)) void sem_P_slow(parc_sem_rt *r, int single,
   if (PARC_UNLIKELY(!p) && !(p = parc_main_proc()))
     parc_fatal_foreign(NULL, site);
   parc_ensure_started(); /* after: as descriptor.c's current_ctx */
-  if (single && parc_sem_take_posted() && take(r, single))
+  if (single && parc_sem_take_posted() && take(r, single, 0))
     return; /* a posted parc_V of a thread of the program's own (above) */
   if (spin_take(p, r, single, 0))
     return;
@@ -413,7 +413,7 @@ static inline __attribute__((always_inline)) void sem_P(parc_sem_t *s,
   if (!single)
     parc_yield_to_pinned();
   parc_poll();
-  if (take(r, single))
+  if (take(r, single, 0))
     return;
   sem_P_slow(r, single, site);
 }
