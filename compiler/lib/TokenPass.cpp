@@ -311,6 +311,15 @@ private:
     return SM.getLocForStartOfFile(FID).getLocWithOffset(Off);
   }
   unsigned eofOffset() const { return SM.getBufferData(FID).size(); }
+  /// The column of the first non-blank character of the line that holds
+  /// Off (1 for a line that starts at its left margin).
+  unsigned lineIndent(unsigned Off) const {
+    StringRef Buf = SM.getBufferData(FID);
+    size_t Start = Buf.rfind('\n', Off);
+    Start = Start == StringRef::npos ? 0 : Start + 1;
+    size_t First = Buf.find_first_not_of(" \t", Start);
+    return unsigned(std::min(First, Buf.size()) - Start) + 1;
+  }
   bool inSkipped(unsigned Off) const {
     for (const SkippedRange &R : Skipped)
       if (R.Begin <= Off && Off < R.End)
@@ -956,6 +965,19 @@ bool TokenPass::step(size_t &I) {
         replace(T, "parc_mark_end(); }");
         Frames.pop_back();
         return true;
+      }
+      const RTok &Close = Toks[I - 1];
+      if (Close.Kind == tok::r_brace && T.Kind != tok::l_brace &&
+          lineIndent(Close.Off) == SM.getColumnNumber(FID, Close.Off) &&
+          lineIndent(Close.Off) < lineIndent(Toks[F.KwTok].Off)) {
+        // `} : {` then the enclosing block's `}` on a line of its own, to
+        // the left of the parblock: the last section's `}` and the epar
+        // were left out, and that `}` is the function's (or the block's).
+        error(Close.Off, "expected '}' and 'epar' to end 'parblock' before this '}'");
+        matchNote(F);
+        AsideBegin = Toks[F.KwTok].Off;
+        AsideEnd = Close.Off;
+        return false;
       }
       error(T.Off, "expected ':' or 'epar' after a 'parblock' section");
       if (T.Kind == tok::l_brace)
