@@ -261,6 +261,29 @@ static void checkConstantRange(Session &S, const Construct &C,
     S.note(BL, "a positive STEP counts up: write '%0'") << Step.substr(1);
 }
 
+/// The comma operator at the top of a header part as the user wrote it:
+/// `0, 9` for `0; 9` (parcc's C puts each part in parentheses of its own,
+/// so a comma the user put in parentheses is one level further in).
+const BinaryOperator *headerComma(const Expr *B) {
+  const Expr *E = B ? B->IgnoreImpCasts() : nullptr;
+  if (const auto *PE = dyn_cast_if_present<ParenExpr>(E))
+    E = PE->getSubExpr()->IgnoreImpCasts();
+  const auto *BO = dyn_cast_if_present<BinaryOperator>(E);
+  return BO && BO->getOpcode() == BO_Comma && !BO->getOperatorLoc().isMacroID() ? BO : nullptr;
+}
+
+/// FROM or TO written with ',' for the ';' after it (`0, 9; 1;`), the
+/// body then taken for STEP: a note at the ',' if so.
+bool commaForSemiNote(Session &S, const Construct &C) {
+  for (unsigned I = 0; I < 2; ++I)
+    if (const BinaryOperator *BO = headerComma(C.Bounds[I])) {
+      S.note(BO->getOperatorLoc(), "is this ',' meant to be ';'? the header is 'TYPE VAR; "
+                                   "FROM; TO; STEP;', and the body follows it");
+      return true;
+    }
+  return false;
+}
+
 void checkConstructs(Session &S) {
   for (const Stmt *St : S.M.InMacro)
     S.error(St->getBeginLoc(), "a parallel construct cannot be written inside a macro argument");
@@ -279,7 +302,8 @@ void checkConstructs(Session &S) {
       S.warn(C.Bounds[2]->getBeginLoc(), OwnWarning::EmptyBody,
              "'%0' has no body: nothing runs for each value of '%1'")
           << Kw << C.Index->getName();
-      S.note(C.Bounds[2]->getBeginLoc(), "the header is 'TYPE VAR; FROM; TO; STEP;' and the "
+      if (!commaForSemiNote(S, C))
+        S.note(C.Bounds[2]->getBeginLoc(), "the header is 'TYPE VAR; FROM; TO; STEP;' and the "
                                          "body follows it: is STEP missing? (write ';' as "
                                          "the body for none)");
     }
@@ -322,7 +346,9 @@ void checkConstructs(Session &S) {
         const Expr *Core = B->IgnoreParenImpCasts();
         const auto *BO = dyn_cast<BinaryOperator>(Core);
         const auto *UO = dyn_cast<UnaryOperator>(Core);
-        if (I == 1 && BO && BO->isComparisonOp())
+        if (I == 2 && commaForSemiNote(S, C))
+          ;
+        else if (I == 1 && BO && BO->isComparisonOp())
           S.note(F.Found->getLocation(), "TO is the last value of the index, not a condition: "
                                          "for '%0 < N' write 'N - 1', for '%0 <= N' write 'N'")
               << C.Index->getName();

@@ -462,8 +462,29 @@ private:
     static const char *const Parts[] = {"", "FROM", "TO", "STEP"};
     return Parts[Part];
   }
+  /// A ',' at the top level of a header part before F.Part, where the
+  /// header then fails (`0, 9, 1;`, as in C's argument lists or Fortran's
+  /// DO: FROM a comma expression, the body read as TO and STEP): the error
+  /// said there, if so.
+  bool commaForSemi(const Frame &F) {
+    for (int Part = 1; Part < F.Part && F.Part < 4; ++Part) {
+      int Depth = 0;
+      for (size_t K = F.PartStarts[Part]; K + 1 < F.PartStarts[Part + 1]; ++K) {
+        Depth += isOpener(Toks[K].Kind) - isCloser(Toks[K].Kind);
+        if (Depth == 0 && Toks[K].Kind == tok::comma) {
+          error(Toks[K].Off, "expected ';' after %0 in '%1' header, not ','",
+                {partName(Part), name(F)});
+          headerNote(F);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
   /// Header part F.Part (FROM, TO or STEP) is empty where Off ends it.
   bool emptyPart(const Frame &F, unsigned Off) {
+    if (commaForSemi(F))
+      return false;
     error(Off, "expected %0 expression in '%1' header", {partName(F.Part), name(F)});
     return headerNote(F);
   }
@@ -765,6 +786,8 @@ size_t TokenPass::twoOperands(size_t B, size_t E) {
 /// is empty, or lacks only its ';'.  The error was "expected ';' in
 /// 'parfor' header" at I, whatever had happened.
 bool TokenPass::cutShort(const Frame &F, size_t I) {
+  if (commaForSemi(F))
+    return false;
   for (int Part = 1; Part <= F.Part && F.Part < 4; ++Part) {
     size_t B = F.PartStarts[Part], E = Part < F.Part ? F.PartStarts[Part + 1] - 1 : I;
     if (size_t K = twoOperands(B, E); K < E) {
