@@ -88,14 +88,17 @@ void OwnWarningState::applyOption(StringRef Opt) {
     return;
   }
   // gcc's -Wall warns of an OpenMP directive it ignores, under this name
-  // (Clang, which knows the directives, does not): on with -Wall, and off
-  // with the option a user of gcc turns it off with.
-  if (Opt == "unknown-pragmas" || Opt == "no-unknown-pragmas" || Opt == "all") {
-    Each[static_cast<unsigned>(OwnWarning::IgnoredOpenMP)].Enabled = Opt != "no-unknown-pragmas";
+  // (Clang, which knows the directives, does not): on with -Wall, and
+  // turned off or made an error with the options a user of gcc writes.
+  if (Opt == "all") {
+    Each[static_cast<unsigned>(OwnWarning::IgnoredOpenMP)].Enabled = true;
     return;
   }
   OptionAct Act;
-  unsigned Mask = ownWarningMask(splitOption(Opt, Act));
+  StringRef Group = splitOption(Opt, Act);
+  unsigned Mask = Group == "unknown-pragmas"
+                      ? 1u << static_cast<unsigned>(OwnWarning::IgnoredOpenMP)
+                      : ownWarningMask(Group);
   for (unsigned I = 0; I < NumOwnWarnings; ++I) {
     if (!(Mask & (1u << I)))
       continue;
