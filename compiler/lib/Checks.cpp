@@ -1458,7 +1458,12 @@ public:
     const auto *RT = T.getCanonicalType()->getAs<RecordType>();
     return RT && RT->getDecl()->getName() == "parc_sem";
   }
-  static bool isSem(const VarDecl *V) { return isSemType(V->getType()); }
+  /// A semaphore, or an array of them (`parc_sem_t fork[N]`, the usual
+  /// case of one that nothing initialised).
+  bool isSem(const VarDecl *V) const {
+    return isSemType(V->getType()) ||
+           (V->getType()->isArrayType() && isSemType(S.Ctx.getBaseElementType(V->getType())));
+  }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD || !FD->getIdentifier() || CE->getNumArgs() == 0)
@@ -1472,7 +1477,10 @@ public:
     const auto *UO = dyn_cast<UnaryOperator>(CE->getArg(0)->IgnoreParenImpCasts());
     if (!UO || UO->getOpcode() != UO_AddrOf)
       return true;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens())) {
+    const Expr *Sem = UO->getSubExpr()->IgnoreParens();
+    while (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Sem)) // &fork[i]
+      Sem = ASE->getBase()->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Sem)) {
       WaitRefs.insert(Ref);
       if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
         if (!FirstWait.count(V))
@@ -1520,6 +1528,16 @@ public:
           llvm::any_of(R.second, [&](const DeclRefExpr *E) { return !WaitRefs.count(E); }))
         continue;
       SourceLocation L = FirstWait[V]->getBeginLoc();
+      if (V->getType()->isArrayType()) {
+        S.warn(L, OwnWarning::UninitializedSemaphore,
+               "the semaphores of array '%0' are used, but never initialised with "
+               "'parc_sem_init'")
+            << V->getName();
+        S.note(V->getLocation(), "give each a value with 'parc_sem_init(&%0[k], N)', in a loop "
+                                 "over k, before their first 'parc_P' or 'parc_V'")
+            << V->getName();
+        continue;
+      }
       S.warn(L, OwnWarning::UninitializedSemaphore,
              "semaphore '%0' is used, but never initialised with 'parc_sem_init'")
           << V->getName();
