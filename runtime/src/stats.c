@@ -44,18 +44,26 @@ static const char *kind_name(unsigned k) {
 static uint64_t ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static uint64_t ldull(const unsigned long long *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 
+/* What print_counters prints.  A processor still running at exit (one
+ * going to sleep) may change a counter while the report is printed: each
+ * processor's line and the total are made from one read of each counter,
+ * so that the total is the sum of the lines. */
+#define PARC_STAT_FIELDS(X)                                                                     \
+  X(activities) X(env_created) X(env_reused) X(shares) X(blocked) X(resumed) X(killed)         \
+  X(steals) X(mapped) X(sleeps) X(splits) X(yields) X(turns)
+
 static void print_counters(FILE *f, const parc_stats *s) {
   fprintf(f,
           "activities=%llu envelopes_created=%llu envelopes_reused=%llu shares=%llu "
           "blocked=%llu resumed=%llu killed=%llu steals=%llu mapped=%llu sleeps=%llu "
           "splits=%llu yields=%llu turns=%llu\n",
-          (unsigned long long)ld(&s->activities), (unsigned long long)ld(&s->env_created),
-          (unsigned long long)ld(&s->env_reused), (unsigned long long)ld(&s->shares),
-          (unsigned long long)ld(&s->blocked), (unsigned long long)ld(&s->resumed),
-          (unsigned long long)ld(&s->killed), (unsigned long long)ld(&s->steals),
-          (unsigned long long)ld(&s->mapped), (unsigned long long)ld(&s->sleeps),
-          (unsigned long long)ld(&s->splits), (unsigned long long)ld(&s->yields),
-          (unsigned long long)ld(&s->turns));
+          (unsigned long long)s->activities, (unsigned long long)s->env_created,
+          (unsigned long long)s->env_reused, (unsigned long long)s->shares,
+          (unsigned long long)s->blocked, (unsigned long long)s->resumed,
+          (unsigned long long)s->killed, (unsigned long long)s->steals,
+          (unsigned long long)s->mapped, (unsigned long long)s->sleeps,
+          (unsigned long long)s->splits, (unsigned long long)s->yields,
+          (unsigned long long)s->turns);
 }
 
 static void report(void) {
@@ -64,24 +72,14 @@ static void report(void) {
   parc_stats t = {0};
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
-    const parc_stats *s = &p->st;
-    t.activities += ld(&s->activities);
-    t.env_created += ld(&s->env_created);
-    t.env_reused += ld(&s->env_reused);
-    t.shares += ld(&s->shares);
-    t.blocked += ld(&s->blocked);
-    t.resumed += ld(&s->resumed);
-    t.killed += ld(&s->killed);
-    t.steals += ld(&s->steals);
-    t.mapped += ld(&s->mapped);
-    t.sleeps += ld(&s->sleeps);
-    t.splits += ld(&s->splits);
-    t.yields += ld(&s->yields);
-    t.turns += ld(&s->turns);
+    parc_stats s = {0};
+#define PARC_STAT_READ(field) s.field = ld(&p->st.field), t.field += s.field;
+    PARC_STAT_FIELDS(PARC_STAT_READ)
+#undef PARC_STAT_READ
     /* libnuma is only ever called by one thread at a time: here, at exit. */
     int cpu = __atomic_load_n(&p->cpu, __ATOMIC_RELAXED);
     fprintf(f, "parc: stats: proc=%d cpu=%d node=%d ", k, cpu, parc_node_of_cpu(cpu));
-    print_counters(f, s);
+    print_counters(f, &s);
   }
   fprintf(f, "parc: stats: total procs=%d ", parc_rt.P);
   print_counters(f, &t);
