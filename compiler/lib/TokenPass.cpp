@@ -712,12 +712,15 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
     // address goes through an integer: as a `const T *` (a `const` index)
     // Clang's -Wuninitialized would take the body's reads of the index for
     // reads of a variable nothing initialises, and a plain `(void *)` cast
-    // would warn under -Wcast-qual.
+    // would warn under -Wcast-qual.  The integer type is sizeof's, written
+    // with no keyword that a program may have made a macro (`#define int
+    // long long` made __UINTPTR_TYPE__ `long unsigned long long`, Clang's
+    // error in text the user never wrote, before parcc's own about it).
     const char *Mark = F.Kind == CK::Parfor ? " parc_mark_parfor();"
                        : F.Mapped           ? " parc_mark_lparfor(1);"
                                             : " parc_mark_lparfor(0);";
     insert(Semi.Off + Semi.Len,
-           (Mark + (" parc_mark_bounds(0, (void *)(__UINTPTR_TYPE__)&" + userName(Var.Ident) +
+           (Mark + (" parc_mark_bounds(0, (void *)(__typeof__(sizeof 0))&" + userName(Var.Ident) +
                    ", (")).str(),
            Var.Off);
     break;

@@ -14,7 +14,7 @@
 //
 //   parfor int i; F; T; S; BODY epar          (lparfor: parc_mark_lparfor(0|1))
 //   =>  { int i; parc_mark_parfor();
-//         parc_mark_bounds(0, (void *)(__UINTPTR_TYPE__)&i, (F));
+//         parc_mark_bounds(0, (void *)(__typeof__(sizeof 0))&i, (F));
 //         parc_mark_bounds(1, 0, (T)); parc_mark_bounds(2, 0, (S));
 //         while (parc_mark_act()) { BODY } parc_mark_end(); }
 //
