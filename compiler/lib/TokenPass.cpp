@@ -158,6 +158,7 @@ struct Directive {
   KW MacroWord = KW::None;
   /// A #define's name, and whether its body has a ';'.
   StringRef MacroName = {};
+  unsigned MacroNameOff = 0;
   bool MacroSemi = false;
 };
 
@@ -230,9 +231,10 @@ std::vector<RTok> lexActive(const SourceManager &SM, FileID FID, const LangOptio
     }
     if (InDirective && !DirectiveName && Dirs.back().Define) {
       Directive &D = Dirs.back();
-      if (SinceHash == 2 && T.is(tok::raw_identifier))
+      if (SinceHash == 2 && T.is(tok::raw_identifier)) {
         D.MacroName = identifierOf(T, Saver);
-      else if (SinceHash > 2 && T.is(tok::semi))
+        D.MacroNameOff = SM.getFileOffset(T.getLocation());
+      } else if (SinceHash > 2 && T.is(tok::semi))
         D.MacroSemi = true;
     }
     if (InDirective && T.is(tok::raw_identifier)) {
@@ -422,17 +424,24 @@ private:
     if (Open != StringRef::npos && Src.find("*/", Open + 2) == StringRef::npos)
       note(Open, "this comment is never closed with '*/'");
   }
-  bool headerNote(const Frame &F) {
+  /// An error in F's header at Off, and a note with the header's form.
+  /// Where a macro of this file was to supply a ';' between the header's
+  /// parts or the index's name, the error is said at the macro instead:
+  /// this pass finds them before macros expand (`#define ALL(n) 0; n - 1;
+  /// 1`, `#define IDX int i`), and what it found wrong follows from that.
+  template <unsigned N>
+  bool headerError(const Frame &F, unsigned Off, const char (&Fmt)[N],
+                   ArrayRef<StringRef> Args = {}) {
+    if (macroHeaderError(F, Off))
+      LastErrorOff = Off; // recovery goes by where the header went wrong
+    else
+      error(Off, Fmt, Args);
     note(Toks[F.KwTok].Off, "the header of '%0' is 'TYPE VAR; FROM; TO; STEP;'",
          {name(F)});
-    macroHeaderNote(F);
     return false;
   }
-  /// A header read wrong because a macro of this file was to supply the
-  /// ';' between its parts, or the index's name: this pass finds them
-  /// before macros expand (`#define ALL(n) 0; n - 1; 1`, `#define IDX int i`).
-  void macroHeaderNote(const Frame &F) {
-    for (size_t I = F.KwTok + 1; I < Toks.size() && Toks[I].Off <= LastErrorOff; ++I) {
+  bool macroHeaderError(const Frame &F, unsigned Off) {
+    for (size_t I = F.KwTok + 1; I < Toks.size() && Toks[I].Off <= Off; ++I) {
       const RTok &T = Toks[I];
       if (T.Kind != tok::raw_identifier || T.Word != KW::None)
         continue;
@@ -445,17 +454,19 @@ private:
       bool AsIndex = F.Part >= 1 ? I + 2 == F.PartStarts[1]
                                  : I + 1 < Toks.size() && Toks[I + 1].Kind == tok::semi;
       if (Def->MacroSemi)
-        note(T.Off, "the macro '%0' has ';' in its body: parcc finds the ';' that end "
-                    "a header's parts before macros expand, so a macro cannot supply them",
-             {T.Ident});
+        error(T.Off, "the macro '%0' cannot supply the ';' of a '%1' header: parcc finds "
+                     "them before macros expand",
+              {T.Ident, name(F)});
       else if (AsIndex)
-        note(T.Off, "'%0' is a macro: parcc reads the index's name before macros "
-                    "expand, so a macro cannot supply it",
-             {T.Ident});
+        error(T.Off, "the macro '%0' cannot supply the index's name in a '%1' header: parcc "
+                     "reads it before macros expand",
+              {T.Ident, name(F)});
       else
         continue;
-      return;
+      note(Def->MacroNameOff, "macro '%0' defined here", {T.Ident});
+      return true;
     }
+    return false;
   }
   /// The name of header part 1, 2 or 3.
   static StringRef partName(int Part) {
@@ -472,9 +483,8 @@ private:
       for (size_t K = F.PartStarts[Part]; K + 1 < F.PartStarts[Part + 1]; ++K) {
         Depth += isOpener(Toks[K].Kind) - isCloser(Toks[K].Kind);
         if (Depth == 0 && Toks[K].Kind == tok::comma) {
-          error(Toks[K].Off, "expected ';' after %0 in '%1' header, not ','",
-                {partName(Part), name(F)});
-          headerNote(F);
+          headerError(F, Toks[K].Off,
+                      "expected ';' after %0 in '%1' header, not ','", {partName(Part), name(F)});
           return true;
         }
       }
@@ -485,8 +495,8 @@ private:
   bool emptyPart(const Frame &F, unsigned Off) {
     if (commaForSemi(F))
       return false;
-    error(Off, "expected %0 expression in '%1' header", {partName(F.Part), name(F)});
-    return headerNote(F);
+    return headerError(F, Off,
+                       "expected %0 expression in '%1' header", {partName(F.Part), name(F)});
   }
 
   bool isKeyword(StringRef S) {
@@ -628,8 +638,8 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
   switch (F.Part) {
   case 0: {
     if (E == B) {
-      error(Semi.Off, "expected the declaration of the index in '%0' header", {name(F)});
-      return headerNote(F);
+      return headerError(F, Semi.Off,
+                         "expected the declaration of the index in '%0' header", {name(F)});
     }
     const RTok &Var = Toks[E - 1];
     if (Var.Kind != tok::raw_identifier || isKeyword(Var.Ident)) {
@@ -638,9 +648,9 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
       if (Name && Name->Kind == tok::raw_identifier && !isKeyword(Name->Ident) &&
           Toks[E - 3].Kind == tok::raw_identifier && Var.Kind != tok::l_paren &&
           Var.Kind != tok::r_paren && Var.Kind != tok::l_square && Var.Kind != tok::r_square) {
-        error(Name->Off + Name->Len, "expected ';' after the index '%0' in '%1' header",
-              {Name->Ident, name(F)});
-        return headerNote(F);
+        return headerError(F, Name->Off + Name->Len,
+                           "expected ';' after the index '%0' in '%1' header",
+                           {Name->Ident, name(F)});
       }
       // `parfor int i[2]; ...`, `parfor int (i); ...`: a name is there,
       // declared as something other than one variable.
@@ -666,24 +676,22 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
       }
       if (Var.Kind == tok::r_paren && E - B >= 4 && Toks[E - 3].Kind == tok::l_paren &&
           Toks[E - 2].Kind == tok::raw_identifier && !isKeyword(Toks[E - 2].Ident)) {
-        error(Toks[E - 3].Off, "write the index '%0' of '%1' without parentheses",
-              {Toks[E - 2].Ident, name(F)});
-        return headerNote(F);
+        return headerError(F, Toks[E - 3].Off, "write the index '%0' of '%1' without parentheses",
+                           {Toks[E - 2].Ident, name(F)});
       }
       // `parfor int i: 0; 9; 1;`: a ':' (a range-for's) where the ';' goes.
       for (size_t K = B + 2; K < E; ++K)
         if (Toks[K].Kind == tok::colon && Toks[K - 1].Kind == tok::raw_identifier &&
             !isKeyword(Toks[K - 1].Ident) && Toks[K - 2].Kind == tok::raw_identifier) {
-          error(Toks[K].Off, "expected ';' after the index '%0' in '%1' header, not ':'",
-                {Toks[K - 1].Ident, name(F)});
-          return headerNote(F);
+          return headerError(F, Toks[K].Off,
+                             "expected ';' after the index '%0' in '%1' header, not ':'",
+                             {Toks[K - 1].Ident, name(F)});
         }
-      error(Var.Off, "expected the name of the index variable in '%0' header", {name(F)});
-      return headerNote(F);
+      return headerError(F, Var.Off,
+                         "expected the name of the index variable in '%0' header", {name(F)});
     }
     if (E - B == 1) {
-      error(Var.Off, "missing type of '%0' index '%1'", {name(F), Var.Ident});
-      return headerNote(F);
+      return headerError(F, Var.Off, "missing type of '%0' index '%1'", {name(F), Var.Ident});
     }
     // Each activity has an index of its own: `static` (one object for all,
     // as the user would read it), `extern` (another object's name) and
@@ -733,9 +741,8 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
     // `parfor int i; 0; 3 1;`: TO's ';' left out, and the body taken for
     // STEP; Clang's error came after it, inside the body.
     if (size_t K = twoOperands(B, E); K < E) {
-      error(Toks[K].Off + Toks[K].Len, "expected ';' after %0 in '%1' header",
-            {partName(F.Part), name(F)});
-      return headerNote(F);
+      return headerError(F, Toks[K].Off + Toks[K].Len,
+                         "expected ';' after %0 in '%1' header", {partName(F.Part), name(F)});
     }
     // One marker per bound, as separate statements: the parent evaluates
     // FROM, TO and STEP in that order (the lowered C declares them in one
@@ -794,20 +801,18 @@ bool TokenPass::cutShort(const Frame &F, size_t I) {
   for (int Part = 1; Part <= F.Part && F.Part < 4; ++Part) {
     size_t B = F.PartStarts[Part], E = Part < F.Part ? F.PartStarts[Part + 1] - 1 : I;
     if (size_t K = twoOperands(B, E); K < E) {
-      error(Toks[K].Off + Toks[K].Len, "expected ';' after %0 in '%1' header",
-            {partName(Part), name(F)});
-      return headerNote(F);
+      return headerError(F, Toks[K].Off + Toks[K].Len,
+                         "expected ';' after %0 in '%1' header", {partName(Part), name(F)});
     }
   }
   if (F.Part >= 1 && F.Part < 4) {
     if (I == F.PartStart)
       return emptyPart(F, Toks[I].Off);
     const RTok &P = Toks[I - 1];
-    error(P.Off + P.Len, "expected ';' after %0 in '%1' header", {partName(F.Part), name(F)});
-    return headerNote(F);
+    return headerError(F, P.Off + P.Len,
+                       "expected ';' after %0 in '%1' header", {partName(F.Part), name(F)});
   }
-  error(Toks[I].Off, "expected ';' in '%0' header", {name(F)});
-  return headerNote(F);
+  return headerError(F, Toks[I].Off, "expected ';' in '%0' header", {name(F)});
 }
 
 /// Does construct keyword I stand where C allows only a name: after a
@@ -944,8 +949,7 @@ bool TokenPass::step(size_t &I) {
       // without this the error would land inside the body, at its first
       // top-level '=' or ';'.
       if (F.Part == 0 && I == F.PartStart && T.Kind == tok::l_paren) {
-        error(T.Off, "'%0' header takes no parentheses", {name(F)});
-        return headerNote(F);
+        return headerError(F, T.Off, "'%0' header takes no parentheses", {name(F)});
       }
       if (T.Kind == tok::semi)
         return endHeaderPart(F, I);
@@ -956,17 +960,15 @@ bool TokenPass::step(size_t &I) {
       if (F.Part >= 1 && missingHeaderSemi(F, I)) {
         if (I == F.PartStart)
           return emptyPart(F, T.Off);
-        error(Toks[I - 1].Off + Toks[I - 1].Len, "expected ';' after %0 in '%1' header",
-              {partName(F.Part), name(F)});
-        return headerNote(F);
+        return headerError(F, Toks[I - 1].Off + Toks[I - 1].Len,
+                           "expected ';' after %0 in '%1' header", {partName(F.Part), name(F)});
       }
       if (F.Part == 0 && T.Kind == tok::equal) {
-        error(T.Off, "'%0' index cannot have an initializer", {name(F)});
-        return headerNote(F);
+        return headerError(F, T.Off, "'%0' index cannot have an initializer", {name(F)});
       }
       if (F.Part == 0 && T.Kind == tok::comma) {
-        error(T.Off, "'%0' header declares more than one index variable", {name(F)});
-        return headerNote(F);
+        return headerError(F, T.Off,
+                           "'%0' header declares more than one index variable", {name(F)});
       }
     }
 
@@ -1434,8 +1436,7 @@ TokenPassResult TokenPass::run() {
   if (!Frames.empty()) {
     const Frame &F = Frames.back();
     if (F.Kind != CK::Parblock && F.Part < 4) {
-      error(eofOffset(), "expected ';' in '%0' header", {name(F)});
-      headerNote(F);
+      headerError(F, eofOffset(), "expected ';' in '%0' header", {name(F)});
     } else {
       error(eofOffset(), "expected 'epar' to end '%0'", {name(F)});
       matchNote(F);
