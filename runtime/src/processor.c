@@ -2644,6 +2644,15 @@ void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site
              call, sem, what);
 }
 
+void parc_fatal_sem_overflow(const void *sem) {
+  parc_proc *p = parc_self();
+  char what[2200];
+  describe_activity(what, sizeof what, p && p->cur ? p->cur->cur_act : NULL);
+  parc_fatal(1, "parc_V on the semaphore at %p, whose value is already INT_MAX (%d): a "
+                "semaphore counts up to INT_MAX (in %s)",
+             sem, INT_MAX, what);
+}
+
 void parc_deadlock(void) {
   enum { MAX_NOTES = 16, MAX_SEEN = 64 };
   FILE *f = stderr;

@@ -55,6 +55,7 @@
  * context pinned to their processor that is ready (parc_P on entry,
  * parc_V on exit: processor.c, "Giving way to pinned contexts").
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -443,7 +444,15 @@ void parc_V(parc_sem_t *s) {
     parc_spin_lock(&r->lock);
     __atomic_store_n(&r->watch, (r->watch & ~1u) | held, __ATOMIC_RELAXED);
   }
-  set_units(r, units(r) + 1);
+  int v = units(r);
+  if (PARC_UNLIKELY(v == INT_MAX)) {
+    /* The value wrapped to INT_MIN, and the next parc_P was reported as a
+     * deadlock (tester: 2^31 parc_V in a row). */
+    if (!single)
+      parc_spin_unlock(&r->lock);
+    parc_fatal_sem_overflow(r);
+  }
+  set_units(r, v + 1);
   parc_ctx *w = pass_locked(r);
   if (!single)
     parc_spin_unlock(&r->lock);

@@ -120,6 +120,11 @@ _Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem, const parc
   fail("a semaphore parc_sem_init did not set up", running);
   abort();
 }
+_Noreturn void parc_fatal_sem_overflow(const void *sem) {
+  (void)sem;
+  fail("a semaphore's value past INT_MAX", running);
+  abort();
+}
 parc_proc *parc_main_proc(void) { return parc_tls_proc; }
 void parc_sem_posted_wake(void) {}
 _Noreturn void parc_fatal(int status, const char *fmt, ...) {
