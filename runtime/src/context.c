@@ -411,7 +411,7 @@ void parc_env_put(parc_proc *p, parc_ctx *c) {
   c->next = NULL;
   c->spins = 0;
   if (p->pool_n == PARC_POOL_LOCAL + PARC_ENV_BATCH_MAX) /* spilling failed: out of memory */
-    parc_fatal(1, "out of memory (envelope pool)");
+    parc_fatal_oom("the list of idle envelopes");
   p->pool[p->pool_n++] = c;
   if (p->pool_n > PARC_POOL_LOCAL)
     pool_spill(p);

@@ -76,6 +76,7 @@
  *     stack (parc_sync), so that traces and random schedules see the same
  *     blocking as before.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,7 +170,7 @@ static parc_susp *frame_alloc(parc_proc *p, size_t size) {
        * reported every block "possibly lost". */
       char *blk = aligned_alloc(PARC_CACHELINE, PARC_FRAME_BLOCK);
       if (!blk)
-        parc_fatal(1, "out of memory (frames of activities waiting at sync)");
+        parc_fatal_oom("frames for activities waiting at sync");
       *(char **)(void *)blk = p->fr_blocks;
       p->fr_blocks = blk;
       p->fr_bump = blk + PARC_CACHELINE;
@@ -179,8 +180,11 @@ static parc_susp *frame_alloc(parc_proc *p, size_t size) {
     p->fr_bump += sz;
   } else {
     if (total < size || !(r = aligned_alloc(PARC_CACHELINE, (total + PARC_CACHELINE - 1) &
-                                                                 ~(size_t)(PARC_CACHELINE - 1))))
-      parc_fatal(1, "out of memory (a frame of %zu bytes for an activity waiting at sync)", size);
+                                                                 ~(size_t)(PARC_CACHELINE - 1)))) {
+      char what[100];
+      snprintf(what, sizeof what, "a frame of %zu bytes for an activity waiting at sync", size);
+      parc_fatal_oom(what);
+    }
   }
   r->cls = c;
   return r;

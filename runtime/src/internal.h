@@ -121,6 +121,10 @@ PARC_INTERNAL int parc_out_unterminated(int buffer);
 PARC_INTERNAL const char *parc_kind_word(unsigned kind);
 PARC_INTERNAL _Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem,
                                                   const parc_wait_site *site);
+/* malloc failed for the runtime's own record WHAT ("the list of idle
+ * envelopes"): says so, where (the running activity), and the
+ * address-space limit when one is reached (processor.c). */
+PARC_INTERNAL _Noreturn void parc_fatal_oom(const char *what);
 /* parc_V on semaphore `sem` whose value is already INT_MAX (processor.c). */
 PARC_INTERNAL _Noreturn void parc_fatal_sem_overflow(const void *sem);
 PARC_INTERNAL _Noreturn void parc_assert_fail(const char *cond, const char *file, int line,

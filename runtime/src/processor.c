@@ -2105,7 +2105,7 @@ static parc_rep *rep_alloc(parc_proc *p) {
   }
   r = malloc(sizeof *r);
   if (!r)
-    parc_fatal(1, "out of memory (representative)");
+    parc_fatal_oom("the record of a share of a construct's activities that a processor takes");
   return r;
 }
 
@@ -2409,7 +2409,7 @@ void parc_post_mapped(parc_drt *d, int except) {
       int cap = q->inbox_cap ? 2 * q->inbox_cap : PARC_INBOX_INIT;
       parc_drt **a = realloc(q->inbox, sizeof *a * (size_t)cap);
       if (!a)
-        parc_fatal(1, "out of memory (mapped inbox)");
+        parc_fatal_oom("a processor's list of mapped lparfor chunks");
       q->inbox = a;
       q->inbox_cap = cap;
     }
@@ -2642,6 +2642,22 @@ void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site
   describe_call(call, sizeof call, op, site);
   parc_fatal(1, "%s on the semaphore at %p, which parc_sem_init has not initialised (in %s)",
              call, sem, what);
+}
+
+void parc_fatal_oom(const char *what) {
+  parc_proc *p = parc_self();
+  char where[2300] = " on a thread of the program's own", limit[300] = "";
+  if (p) {
+    char act[2200];
+    describe_activity(act, sizeof act, p->cur ? p->cur->cur_act : NULL);
+    snprintf(where, sizeof where, " (in %s)", act);
+  }
+  uint64_t kib;
+  int arenas;
+  if (parc_aspace_full(1u << 20, &kib, &arenas))
+    snprintf(limit, sizeof limit, ": the address-space limit (ulimit -v %llu) is reached%s",
+             (unsigned long long)kib, arenas ? "; MALLOC_ARENA_MAX=1 may help" : "");
+  parc_fatal(1, "out of memory: the runtime cannot allocate %s%s%s", what, where, limit);
 }
 
 void parc_fatal_sem_overflow(const void *sem) {

@@ -286,7 +286,7 @@ int parc_sem_posted(void) { return __atomic_load_n(&posted, __ATOMIC_RELAXED) !=
 static __attribute__((noinline, cold)) void post_V(parc_sem_rt *r) {
   posted_v *v = malloc(sizeof *v);
   if (!v)
-    parc_fatal(1, "out of memory (parc_V on a thread of the program's own)");
+    parc_fatal_oom("the record of a parc_V");
   v->r = r;
   v->next = __atomic_load_n(&posted, __ATOMIC_RELAXED);
   /* release: what the thread wrote before its parc_V is seen by the

@@ -125,6 +125,11 @@ _Noreturn void parc_fatal_sem_overflow(const void *sem) {
   fail("a semaphore's value past INT_MAX", running);
   abort();
 }
+_Noreturn void parc_fatal_oom(const char *what) {
+  (void)what;
+  fail("out of memory", running);
+  abort();
+}
 parc_proc *parc_main_proc(void) { return parc_tls_proc; }
 void parc_sem_posted_wake(void) {}
 _Noreturn void parc_fatal(int status, const char *fmt, ...) {
