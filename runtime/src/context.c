@@ -212,28 +212,31 @@ static _Noreturn void env_oom(const parc_site *s, const char *what, int err) {
              s->line, s->col, s->func ? s->func : "?");
   /* A smaller stack is a way out only above the minimum (env.c). */
   int smaller = parc_rt.stack_size > PARC_MIN_STACK;
-  uint64_t limit;
+  uint64_t limit, envs = envelopes_existing();
+  const char *envs_s = envs == 1 ? "" : "s", *exist_s = envs == 1 ? "s" : "";
   int arenas;
   if (err == ENOMEM && !strcmp(what, "map") && parc_aspace_full(env_span(), &limit, &arenas)) {
     char heaps[200] = "";
     if (arenas)
-      snprintf(heaps, sizeof heaps, "; glibc's malloc arenas of %d threads reserve %d MiB of it",
-               arenas, arenas * PARC_ARENA_MIB);
+      snprintf(heaps, sizeof heaps, "; glibc's malloc arenas of %d thread%s reserve %d MiB of it",
+               arenas, arenas == 1 ? "" : "s", arenas * PARC_ARENA_MIB);
     parc_fatal(1,
                "out of memory for activity stacks: cannot map an envelope of %zu KiB%s: the "
-               "address-space limit (ulimit -v %llu) is reached: %llu envelopes exist (each "
-               "activity blocked at once keeps one, %zu KiB with its guard region)%s; %s%s"
+               "address-space limit (ulimit -v %llu) is reached: %llu envelope%s exist%s (one for "
+               "each activity blocked at once, and one for each processor but main's to run "
+               "activities in, %zu KiB each with its guard region)%s; %s%s"
                "or a larger ulimit -v, may help",
                parc_rt.stack_size / 1024, where, (unsigned long long)limit,
-               (unsigned long long)envelopes_existing(), env_span() / 1024, heaps,
+               (unsigned long long)envs, envs_s, exist_s, env_span() / 1024, heaps,
                smaller ? "a smaller PARC_STACK_SIZE, " : "fewer activities blocked at once, ",
                arenas ? "MALLOC_ARENA_MAX=1, " : "");
   }
   parc_fatal(1,
              "out of memory for activity stacks: cannot %s an envelope of %zu KiB%s: %s; "
-             "%llu envelopes exist (each activity blocked at once keeps one)%s",
+             "%llu envelope%s exist%s (one for each activity blocked at once, and one for each "
+             "processor but main's to run activities in)%s",
              what, parc_rt.stack_size / 1024, where, strerror(err),
-             (unsigned long long)envelopes_existing(),
+             (unsigned long long)envs, envs_s, exist_s,
              err == ENOMEM && !strcmp(what, "protect")
                  ? " (the process has too many memory mappings: see /proc/sys/vm/max_map_count)"
              : smaller ? "; a smaller PARC_STACK_SIZE may help"

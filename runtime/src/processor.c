@@ -2757,7 +2757,8 @@ void parc_deadlock(void) {
     unlock_if(&q->blocked_lock);
   }
   if (more)
-    fprintf(f, "parc: note: and %d more blocked activities\n", more);
+    fprintf(f, "parc: note: and %d more blocked %s\n", more,
+            more == 1 ? "activity" : "activities");
   fflush(f);
   if (parc_rt.trace)
     parc_trace_flush();

@@ -15,8 +15,8 @@
 // Under ulimit -v the message names the limit and what an envelope costs,
 // and at the smallest PARC_STACK_SIZE does not suggest a smaller one.
 // RUN: sh -c 'ulimit -v 12000; env MALLOC_ARENA_MAX=1 PARC_NPROCS=1 PARC_STACK_SIZE=16K %t; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=MIN
-// CHECK: parc: error: out of memory for activity stacks: cannot map an envelope of 262144 KiB for activities of oom.pc:3:3 in main: the address-space limit (ulimit -v 3000000) is reached: {{[0-9]+}} envelopes exist (each activity blocked at once keeps one, 262208 KiB with its guard region){{.*}}; a smaller PARC_STACK_SIZE, {{(MALLOC_ARENA_MAX=1, )?}}or a larger ulimit -v, may help{{$}}
-// MIN: parc: error: out of memory for activity stacks: cannot map an envelope of 16 KiB for activities of oom.pc:3:3 in main: the address-space limit (ulimit -v 12000) is reached: {{[0-9]+}} envelopes exist (each activity blocked at once keeps one, 80 KiB with its guard region); fewer activities blocked at once, or a larger ulimit -v, may help{{$}}
+// CHECK: parc: error: out of memory for activity stacks: cannot map an envelope of 262144 KiB for activities of oom.pc:3:3 in main: the address-space limit (ulimit -v 3000000) is reached: {{[0-9]+}} envelopes exist (one for each activity blocked at once, and one for each processor but main's to run activities in, 262208 KiB each with its guard region){{.*}}; a smaller PARC_STACK_SIZE, {{(MALLOC_ARENA_MAX=1, )?}}or a larger ulimit -v, may help{{$}}
+// MIN: parc: error: out of memory for activity stacks: cannot map an envelope of 16 KiB for activities of oom.pc:3:3 in main: the address-space limit (ulimit -v 12000) is reached: {{[0-9]+}} envelopes exist (one for each activity blocked at once, and one for each processor but main's to run activities in, 80 KiB each with its guard region); fewer activities blocked at once, or a larger ulimit -v, may help{{$}}
 // MIN-NOT: done
 // MIN: status=1
 // CHECK-NOT: done
