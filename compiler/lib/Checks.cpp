@@ -264,7 +264,7 @@ static void checkConstantRange(Session &S, const Construct &C,
 /// The comma operator at the top of a header part as the user wrote it:
 /// `0, 9` for `0; 9` (parcc's C puts each part in parentheses of its own,
 /// so a comma the user put in parentheses is one level further in).
-const BinaryOperator *headerComma(const Expr *B) {
+static const BinaryOperator *headerComma(const Expr *B) {
   const Expr *E = B ? B->IgnoreImpCasts() : nullptr;
   if (const auto *PE = dyn_cast_if_present<ParenExpr>(E))
     E = PE->getSubExpr()->IgnoreImpCasts();
@@ -274,7 +274,7 @@ const BinaryOperator *headerComma(const Expr *B) {
 
 /// FROM or TO written with ',' for the ';' after it (`0, 9; 1;`), the
 /// body then taken for STEP: a note at the ',' if so.
-bool commaForSemiNote(Session &S, const Construct &C) {
+static bool commaForSemiNote(Session &S, const Construct &C) {
   for (unsigned I = 0; I < 2; ++I)
     if (const BinaryOperator *BO = headerComma(C.Bounds[I])) {
       S.note(BO->getOperatorLoc(), "is this ',' meant to be ';'? the header is 'TYPE VAR; "
@@ -304,8 +304,8 @@ void checkConstructs(Session &S) {
           << Kw << C.Index->getName();
       if (!commaForSemiNote(S, C))
         S.note(C.Bounds[2]->getBeginLoc(), "the header is 'TYPE VAR; FROM; TO; STEP;' and the "
-                                         "body follows it: is STEP missing? (write ';' as "
-                                         "the body for none)");
+                                           "body follows it: is STEP missing? (write ';' as "
+                                           "the body for none)");
     }
     QualType T = C.Index->getType();
     bool PointerIndex = T->isPointerType();
@@ -347,8 +347,8 @@ void checkConstructs(Session &S) {
         const auto *BO = dyn_cast<BinaryOperator>(Core);
         const auto *UO = dyn_cast<UnaryOperator>(Core);
         if (I == 2 && commaForSemiNote(S, C))
-          ;
-        else if (I == 1 && BO && BO->isComparisonOp())
+          continue;
+        if (I == 1 && BO && BO->isComparisonOp())
           S.note(F.Found->getLocation(), "TO is the last value of the index, not a condition: "
                                          "for '%0 < N' write 'N - 1', for '%0 <= N' write 'N'")
               << C.Index->getName();
