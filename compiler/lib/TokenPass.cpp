@@ -424,6 +424,17 @@ private:
     if (Open != StringRef::npos && Src.find("*/", Open + 2) == StringRef::npos)
       note(Open, "this comment is never closed with '*/'");
   }
+  /// The first `}` after F's keyword that stands first on its line, left
+  /// of the keyword's line (the end of a function or block the construct
+  /// was in, by its indentation); else Toks.size().
+  size_t braceLeftOf(const Frame &F) const {
+    unsigned Indent = lineIndent(Toks[F.KwTok].Off);
+    for (size_t J = F.KwTok + 1; J < Toks.size(); ++J)
+      if (Toks[J].Kind == tok::r_brace && lineIndent(Toks[J].Off) < Indent &&
+          lineIndent(Toks[J].Off) == SM.getColumnNumber(FID, Toks[J].Off))
+        return J;
+    return Toks.size();
+  }
   /// An error in F's header at Off, and a note with the header's form.
   /// Where a macro of this file was to supply a ';' between the header's
   /// parts or the index's name, the error is said at the macro instead:
@@ -1437,6 +1448,14 @@ TokenPassResult TokenPass::run() {
     const Frame &F = Frames.back();
     if (F.Kind != CK::Parblock && F.Part < 4) {
       headerError(F, eofOffset(), "expected ';' in '%0' header", {name(F)});
+    } else if (size_t J = braceLeftOf(F); J < Toks.size()) {
+      // `parfor ...; if (c) { a[i] = i;` then the function's `}`: the
+      // rest of the file was read into the construct.  A `}` on a line of
+      // its own, to the left of the construct, is where it was to end.
+      error(Toks[J].Off, "expected 'epar' to end '%0' before this '}'", {name(F)});
+      matchNote(F);
+      AsideBegin = Toks[F.KwTok].Off;
+      AsideEnd = Toks[J].Off;
     } else {
       error(eofOffset(), "expected 'epar' to end '%0'", {name(F)});
       matchNote(F);
