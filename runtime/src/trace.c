@@ -31,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +68,13 @@ typedef struct parc_tbuf {
   uint32_t backoff;           /* records to drop before malloc is tried again */
 } parc_tbuf;
 
-static FILE *trace_file;
+/* The file is opened (created or truncated) at start-up, so that a bad
+ * path stops the program at once, and closed again: a program that
+ * closes the descriptors it did not open (a daemon's loop over them) and
+ * opens its own got the trace's descriptor, and the trace was written into
+ * its file.  The exit-time writer opens it again, by its absolute path
+ * (the program may chdir meanwhile), close-on-exec. */
+static char *trace_file;
 static const char *trace_path;
 /* The process that opened the file: a child of fork() shares it, and its
  * exit wrote a second document into it (not valid JSON); only the opener
@@ -93,10 +100,21 @@ static void trace_atexit(void) { parc_trace_flush(); }
 void parc_trace_open(const char *path) {
   if (!*path)
     parc_fatal(2, "PARC_TRACE=: expected a file name");
-  FILE *f = fopen(path, "w");
+  FILE *f = fopen(path, "we");
   if (!f)
     parc_fatal(2, "PARC_TRACE=%s: %s", path, strerror(errno));
-  trace_file = f;
+  fclose(f);
+  char cwd[PATH_MAX];
+  size_t n = strlen(path);
+  if (path[0] != '/' && getcwd(cwd, sizeof cwd)) {
+    trace_file = malloc(strlen(cwd) + 1 + n + 1);
+    if (trace_file)
+      sprintf(trace_file, "%s/%s", cwd, path);
+  } else {
+    trace_file = strdup(path);
+  }
+  if (!trace_file)
+    parc_fatal(2, "PARC_TRACE=%s: %s", path, strerror(ENOMEM));
   trace_path = path;
   trace_pid = getpid();
   t0 = mono_ns();
@@ -455,7 +473,13 @@ void parc_trace_flush(void) {
   struct sigaction ign = {.sa_handler = SIG_IGN}, old_xfsz;
   sigemptyset(&ign.sa_mask);
   sigaction(SIGXFSZ, &ign, &old_xfsz);
-  FILE *f = trace_file;
+  FILE *f = fopen(trace_file, "we");
+  if (!f) {
+    fprintf(stderr, "parc: warning: PARC_TRACE=%s: cannot write the trace: %s\n", trace_path,
+            strerror(errno));
+    sigaction(SIGXFSZ, &old_xfsz, NULL);
+    return;
+  }
   fputs("{\"traceEvents\": [\n{\"ph\": \"M\", \"pid\": 1, \"name\": \"process_name\", "
         "\"args\": {\"name\": ",
         f);
@@ -516,5 +540,4 @@ void parc_trace_flush(void) {
     fprintf(stderr, "parc: warning: PARC_TRACE=%s: cannot write the trace: %s\n", trace_path,
             strerror(errno));
   sigaction(SIGXFSZ, &old_xfsz, NULL);
-  trace_file = NULL;
 }
