@@ -709,6 +709,7 @@ PARC_INTERNAL void parc_publish_chain(parc_proc *p, parc_ctx *c, int blocking);
 #define PARC_HELP_BIT 0x80000000u
 PARC_INTERNAL void parc_help(parc_proc *p);
 PARC_INTERNAL void parc_yield_to_pinned(void);
+PARC_INTERNAL void parc_yield_in_kill(void);
 /* Processors in idle() (looking for work): spawns publish eagerly while it is
  * non-zero (lazy publication, descriptor.c).  Own cache line; changed only
  * by processors entering and leaving idle(). */

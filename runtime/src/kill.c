@@ -375,15 +375,16 @@ static void poll_slow(void) {
   parc_batch *b = p->cur->cur_act;
   if (b && parc_victim(b->d))
     parc_unwind(b);
-  /* Not a victim, and a kill is under way: if a context pinned to p is
-   * ready (main's, say, waiting at epar for its killed activities before
-   * its function returns the preturn's value), give way to it, as for an
-   * idle processor's help request (processor.c, "Giving way").  Else it
-   * would wait for this activity's end, and forever when that end comes
-   * only from a kill that it must post next (test/kill/preturn_deep.pc
-   * hung so at P = 4 under ASan, 8 runs in 600). */
+  /* Not a victim, and a kill is under way: if a context is ready on p (a
+   * victim woken to stop, or main's, pinned, waiting at epar for its
+   * killed activities before its function returns the preturn's value),
+   * give way to it, as for an idle processor's help request (processor.c,
+   * "Giving way").  Else it would wait for this activity's end, and
+   * forever when that end comes only from a kill that it must post next
+   * (test/kill/preturn_deep.pc hung so at P = 4 under ASan, 8 runs in 600;
+   * test/kill/victim_behind_busy.pc at P = 2, every run). */
   if (!parc_rt.single)
-    parc_yield_to_pinned();
+    parc_yield_in_kill();
 }
 
 static parc_drt *target_of(parc_act *self, unsigned depth) {

@@ -1042,7 +1042,7 @@ static void help_request(void) {
 }
 
 static void split_running(parc_proc *p, parc_ctx *c);
-static int give_way(parc_proc *p);
+static int give_way(parc_proc *p, int any_ready);
 
 /* A poll saw the help request: publish the running context's private
  * descriptors; if there are none, withdraw the request (so that the polls of
@@ -1053,7 +1053,7 @@ static int give_way(parc_proc *p);
 void parc_help(parc_proc *p) {
   parc_ctx *c = p->cur;
   if (!parc_rt.single) {
-    if (give_way(p))
+    if (give_way(p, 0))
       return; /* the hungry processor may take c, or what it detached */
     /* Contexts that the running activity readied on its own processor
      * (parc_ready wakes nobody for those: the readier is expected to
@@ -1929,8 +1929,8 @@ static int waited_enough(parc_proc *p) {
  * them waiting for PARC_GIVE_WAY_NS.  For the inbox, get_work then starts
  * the chunk before it resumes ready contexts (the yielded one among
  * them). */
-static int give_way(parc_proc *p) {
-  int inbox = !pinned_ready(p);
+static int give_way(parc_proc *p, int any_ready) {
+  int inbox = !(any_ready ? hint_get(&p->nready) > 0 : pinned_ready(p));
   if (inbox && !hint_get(&p->ninbox))
     return 0; /* every parc_P and parc_V at P > 1 comes this far */
   parc_ctx *c = p->cur;
@@ -1948,7 +1948,20 @@ static int give_way(parc_proc *p) {
 void parc_yield_to_pinned(void) {
   parc_proc *p = parc_self();
   if (p)
-    give_way(p);
+    give_way(p, 0);
+}
+
+/* At a poll of an activity that a kill under way does not stop (kill.c):
+ * any context ready on p, pinned or not, may be a victim of that kill,
+ * woken from sync, a semaphore or epar to stop, and the kill's parent waits
+ * at epar until it has.  An idle processor would steal it; with none idle
+ * it waited for an activity on p to end: 3 s for a worker at P = 2, and
+ * for ever where the kill's parent was to stop that worker next (tester;
+ * test/kill/victim_behind_busy.pc). */
+void parc_yield_in_kill(void) {
+  parc_proc *p = parc_self();
+  if (p)
+    give_way(p, 1);
 }
 
 /* A new worker's first work: it is no longer hungry (start_workers). */
