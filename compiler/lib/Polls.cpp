@@ -466,6 +466,10 @@ public:
   bool brief(const Stmt *St, const FunctionModel &F);
   /// A counted for loop whose body is brief: it needs no poll.
   bool pollFree(const Stmt *Loop, const FunctionModel &F);
+  /// A pollFree for loop that blockLoop may cut into blocks: `i OP BOUND`
+  /// as the whole condition, an integer index and bound of at most 64
+  /// bits, no `break` of its own, more than SmallTrips iterations possible.
+  bool blockable(const ForStmt *L, const FunctionModel &F, Counted &C);
   /// A brief function: its entry needs no poll, and calls to it are brief.
   bool briefFunction(const FunctionModel &F);
 
@@ -785,7 +789,9 @@ bool Planner::smallLoop(const Stmt *Loop, const FunctionModel &F) {
 /// does: within n + 1 iterations, or at signed overflow, which is undefined.
 bool Planner::countdown(const WhileStmt *L, const FunctionModel &F) {
   const Expr *C = L->getCond()->IgnoreParens();
+  bool Positive = false; // `n-- > 0`: ends for any n
   if (const auto *B = dyn_cast<BinaryOperator>(C)) {
+    Positive = B->getOpcode() == BO_GT;
     Expr::EvalResult Zero;
     if ((B->getOpcode() != BO_GT && B->getOpcode() != BO_NE) ||
         !B->getRHS()->EvaluateAsInt(Zero, S.Ctx) || !Zero.Val.getInt().isZero())
@@ -797,6 +803,11 @@ bool Planner::countdown(const WhileStmt *L, const FunctionModel &F) {
     return false;
   const VarDecl *V = refOf(U->getSubExpr());
   bool Integer;
+  // `while (n--)` and `while (n-- != 0)` with a signed n that starts
+  // negative run until n overflows, some 2^63 times: "no limit" written as
+  // -1 (`while (budget-- != 0)`) was never killed (tester).  Those poll.
+  if (V && !Positive && !V->getType()->isUnsignedIntegerType())
+    return false;
   return V && privateIndex(L, F, V, Integer) && Integer && !writes(L->getBody(), V);
 }
 
@@ -839,6 +850,36 @@ bool Planner::pollFree(const Stmt *Loop, const FunctionModel &F) {
   Counted C;
   return L && counted(L, F, C) && brief(L->getCond(), F) && brief(L->getInc(), F) &&
          brief(L->getBody(), F);
+}
+
+/// Does St (a loop's body) hold a `break` that leaves that loop: one not
+/// inside a loop or switch of its own?
+class OwnBreak : public RecursiveASTVisitor<OwnBreak> {
+public:
+  bool Found = false;
+  bool VisitBreakStmt(BreakStmt *) { return !(Found = true); }
+  bool TraverseForStmt(ForStmt *) { return true; }
+  bool TraverseWhileStmt(WhileStmt *) { return true; }
+  bool TraverseDoStmt(DoStmt *) { return true; }
+  bool TraverseSwitchStmt(SwitchStmt *) { return true; }
+};
+
+bool Planner::blockable(const ForStmt *L, const FunctionModel &F, Counted &C) {
+  if (!pollFree(L, F) || smallLoop(L, F) || !counted(L, F, C))
+    return false;
+  const auto *Cond = dyn_cast<BinaryOperator>(L->getCond()->IgnoreParens());
+  if (!Cond || readOf(Cond->getLHS()) != C.Var || Cond->getRHS() != C.Bound)
+    return false;
+  QualType CT = Cond->getLHS()->getType().getCanonicalType();
+  if (!CT->isIntegerType() || !CT->isBuiltinType() || S.Ctx.getTypeSize(CT) > 64 ||
+      !C.Var->getType()->isIntegerType())
+    return false;
+  int64_t Step = C.Step > 0 ? C.Step : -C.Step;
+  if (Step > (int64_t(1) << 18))
+    return false; // a block of PARC_BLOCK steps would not fit in an int
+  OwnBreak B;
+  B.TraverseStmt(const_cast<Stmt *>(L->getBody()));
+  return !B.Found;
 }
 
 } // namespace
@@ -1231,6 +1272,104 @@ void pollMacroLoops(Outliner &O) {
   }
 }
 
+/// A counted loop keeps no poll (it ends by itself, and a poll in its
+/// condition would keep the back end from vectorising it), but a kill then
+/// waited for the whole loop: 3e9 iterations, seconds after a pbreak
+/// (tester).  So a counted for loop that may run more than SmallTrips
+/// iterations is cut into blocks of PARC_BLOCK iterations with a poll
+/// between them, as lparfor chunks are; each block is a counted loop of its
+/// own, which the back end vectorises as before:
+///
+///   for (INIT; i < n; i++) BODY
+///   =>
+///   { T parc_b_K, parc_e_K; for (INIT; i < (parc_b_K = (n)); parc_poll())
+///     for (parc_e_K = (U)parc_b_K - (U)i > 4096 ? i + 4096 : parc_b_K;
+///          i < parc_e_K; i++) BODY }
+///
+/// T is the type the comparison converts both sides to, U its unsigned
+/// twin: U's difference is the distance to the bound whatever the signs
+/// (the outer condition holds, so it is positive and below 2^N), and i +
+/// 4096 steps is within the bound where it is taken.  The bound is
+/// evaluated once per block instead of once per iteration: a counted loop's
+/// bound does not change in the loop.  The index keeps its final value;
+/// `continue` goes to the inner step; a loop with a `break` of its own, a
+/// pragma before it or anything of its head in a macro keeps its form.
+/// Does the statement at B1 offset Off follow the end of another
+/// statement, a `{`, a label, `else`, `do` or an if, while, for or switch
+/// head?  Not a macro's name, which may expand to a pragma for the loop
+/// (`#define PFOR _Pragma("omp parallel for")`): nothing may come between.
+static bool plainStatementStart(Session &S, const FunctionDecl *FD, unsigned Off) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  if (!Body || Body->getLBracLoc().isMacroID())
+    return false;
+  std::vector<Session::RawToken> T = S.lexRange(S.offset(Body->getLBracLoc()), Off);
+  if (T.empty())
+    return false;
+  StringRef Text(S.TP.Text);
+  auto Word = [&](const Session::RawToken &R) { return Text.substr(R.Off, R.Len); };
+  const Session::RawToken &P = T.back();
+  if (P.Kind == tok::semi || P.Kind == tok::l_brace || P.Kind == tok::r_brace ||
+      P.Kind == tok::colon)
+    return true;
+  if (P.Kind == tok::raw_identifier)
+    return Word(P) == "else" || Word(P) == "do";
+  if (P.Kind != tok::r_paren)
+    return false;
+  int Depth = 0;
+  for (size_t I = T.size(); I-- > 0;) {
+    Depth += (T[I].Kind == tok::r_paren) - (T[I].Kind == tok::l_paren);
+    if (Depth == 0)
+      return I > 0 && T[I - 1].Kind == tok::raw_identifier &&
+             (Word(T[I - 1]) == "if" || Word(T[I - 1]) == "while" ||
+              Word(T[I - 1]) == "for" || Word(T[I - 1]) == "switch");
+  }
+  return false;
+}
+
+static void blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, const Counted &C) {
+  auto Written = [&](SourceLocation B, SourceLocation E) {
+    return !B.isMacroID() && !E.isMacroID() && S.inMainFile(B) && S.inMainFile(E);
+  };
+  const Expr *Inc = L->getInc(), *Bound = C.Bound;
+  const Stmt *Body = L->getBody();
+  if (!Written(L->getForLoc(), L->getRParenLoc()) ||
+      !Written(Bound->getBeginLoc(), Bound->getEndLoc()) ||
+      !Written(Inc->getBeginLoc(), Inc->getEndLoc()) ||
+      !Written(Body->getBeginLoc(), Body->getEndLoc()) ||
+      !pragmaBefore(S, S.offset(L->getForLoc())).empty() ||
+      !plainStatementStart(S, FD, S.offset(L->getForLoc())))
+    return;
+  unsigned End = S.endOffset(Body->getEndLoc()), Semi;
+  tok::TokenKind Kind;
+  if (!isa<CompoundStmt>(Body) && S.tokenAt(End, Semi, Kind) && Kind == tok::semi)
+    End = Semi + 1;
+  if (!S.Edits.replace(S.offset(Inc->getBeginLoc()), S.endOffset(Inc->getEndLoc()),
+                       "parc_poll()"))
+    return;
+  const auto *Cond = cast<BinaryOperator>(L->getCond()->IgnoreParens());
+  QualType CT = Cond->getLHS()->getType().getCanonicalType();
+  std::string T = CT.getAsString(), U = S.Ctx.getCorrespondingUnsignedType(CT).getAsString();
+  std::string K = std::to_string(S.offset(L->getForLoc()));
+  std::string B = "parc_b_" + K, E = "parc_e_" + K, I = C.Var->getName().str();
+  bool Up = C.Step > 0, Strict = C.Op == BO_LT || C.Op == BO_GT;
+  int64_t Step = Up ? C.Step : -C.Step, Span = 4096 * Step;
+  std::string Op = BinaryOperator::getOpcodeStr(C.Op).str();
+  std::string Dist = Up ? "(" + U + ")" + B + " - (" + U + ")" + I
+                        : "(" + U + ")" + I + " - (" + U + ")" + B;
+  std::string Far = std::string(Up ? " + " : " - ") + "(" + T + ")" +
+                    std::to_string(Strict ? Span : Span - 1);
+  std::string Next = Step == 1 ? (Up ? "++" : "--")
+                               : std::string(Up ? " += " : " -= ") + std::to_string(Step);
+  S.Edits.insert(S.offset(L->getForLoc()), "{ " + T + " " + B + ", " + E + "; ");
+  S.Edits.insert(S.offset(Bound->getBeginLoc()), "(" + B + " = (");
+  S.Edits.insert(S.endOffset(Bound->getEndLoc()), "))");
+  S.Edits.insert(S.endOffset(L->getRParenLoc()),
+                 " for (" + E + " = " + Dist + (Strict ? " > " : " >= ") + "(" + U + ")" +
+                     std::to_string(Span) + " ? (" + T + ")(" + I + Far + ") : " + B + "; " +
+                     I + " " + Op + " " + E + "; " + I + Next + ")");
+  S.Edits.insert(End, " }");
+}
+
 void insertPolls(Outliner &O) {
   Session &S = O.S;
   Planner P(S);
@@ -1275,9 +1414,15 @@ void insertPolls(Outliner &O) {
           return true;
       return false;
     };
-    for (const Stmt *L : F->Loops)
-      if (!P.pollFree(L, *F) && !P.once(L) && !InDirected(L))
+    for (const Stmt *L : F->Loops) {
+      Counted C;
+      if (InDirected(L) || P.once(L))
+        continue;
+      if (!P.pollFree(L, *F))
         pollHead(S, L); // or none: pollMacroLoops has polled it
+      else if (const auto *Fo = dyn_cast<ForStmt>(L); Fo && P.blockable(Fo, *F, C))
+        blockLoop(S, F->FD, Fo, C);
+    }
     for (const GotoStmt *G : F->Gotos)
       pollBackGoto(S, G);
     for (const IndirectGotoStmt *G : F->IndirectGotos)
