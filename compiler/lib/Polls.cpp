@@ -4,8 +4,9 @@
 //     if (n < 2) return n;              if (n < 2) return n; parc_poll();
 //     while (!flag) ;          =>       while ((parc_poll(), !flag)) ;
 //     for (;;) { ... g(); }             for (;(parc_poll(), 1);) { ... g(); }
-//     for (i = 0; i < n; i++)           for (i = 0; i < n; i++)          <- no poll
-//       a[i] = a[i] * 3 + 1;              a[i] = a[i] * 3 + 1;
+//     for (i = 0; i < n; i++)           for (i = 0; i < n; i++)   <- no poll in the
+//       a[i] = a[i] * 3 + 1;              a[i] = a[i] * 3 + 1;      loop (one per
+//                                                                  block: blockLoop)
 //   }                                 }
 //   static int sq(int x) { return x * x; }                               <- no poll
 //
@@ -68,9 +69,12 @@
 //
 // Placement:
 //   * loops: every loop polls, `(parc_poll(), cond)`, except counted loops
-//     and countdowns with a brief body.  A loop around such a loop keeps its poll, so a
-//     kill waits for one run of the innermost counted loop at most, not for
-//     the whole nest; `while (!flag) ;`, `for (;;)`, loops that call, loops
+//     and countdowns with a brief body; a counted for loop of more than
+//     SmallTrips iterations runs in blocks of PARC_BLOCK iterations with a
+//     poll between them (blockLoop), so that a kill waits for one block,
+//     not for a loop of 3e9 iterations.  A loop around such a loop keeps its
+//     poll, so a kill waits for one run of the innermost counted loop (or
+//     block) at most, not for the whole nest; `while (!flag) ;`, `for (;;)`, loops that call, loops
 //     on a shared or address-taken index all keep theirs.  A macro call in
 //     a condition is wrapped whole (`while (!atomic_load(&f))`); a loop
 //     whose condition is a constant false (`do ... while (0)`) is no loop.
@@ -1272,28 +1276,6 @@ void pollMacroLoops(Outliner &O) {
   }
 }
 
-/// A counted loop keeps no poll (it ends by itself, and a poll in its
-/// condition would keep the back end from vectorising it), but a kill then
-/// waited for the whole loop: 3e9 iterations, seconds after a pbreak
-/// (tester).  So a counted for loop that may run more than SmallTrips
-/// iterations is cut into blocks of PARC_BLOCK iterations with a poll
-/// between them, as lparfor chunks are; each block is a counted loop of its
-/// own, which the back end vectorises as before:
-///
-///   for (INIT; i < n; i++) BODY
-///   =>
-///   { T parc_b_K, parc_e_K; for (INIT; i < (parc_b_K = (n)); parc_poll())
-///     for (parc_e_K = (U)parc_b_K - (U)i > 4096 ? i + 4096 : parc_b_K;
-///          i < parc_e_K; i++) BODY }
-///
-/// T is the type the comparison converts both sides to, U its unsigned
-/// twin: U's difference is the distance to the bound whatever the signs
-/// (the outer condition holds, so it is positive and below 2^N), and i +
-/// 4096 steps is within the bound where it is taken.  The bound is
-/// evaluated once per block instead of once per iteration: a counted loop's
-/// bound does not change in the loop.  The index keeps its final value;
-/// `continue` goes to the inner step; a loop with a `break` of its own, a
-/// pragma before it or anything of its head in a macro keeps its form.
 /// Does the statement at B1 offset Off follow the end of another
 /// statement, a `{`, a label, `else`, `do` or an if, while, for or switch
 /// head?  Not a macro's name, which may expand to a pragma for the loop
@@ -1326,6 +1308,28 @@ static bool plainStatementStart(Session &S, const FunctionDecl *FD, unsigned Off
   return false;
 }
 
+/// A counted loop keeps no poll (it ends by itself, and a poll in its
+/// condition would keep the back end from vectorising it), but a kill then
+/// waited for the whole loop: 3e9 iterations, seconds after a pbreak
+/// (tester).  So a counted for loop that may run more than SmallTrips
+/// iterations is cut into blocks of PARC_BLOCK iterations with a poll
+/// between them, as lparfor chunks are; each block is a counted loop of its
+/// own, which the back end vectorises as before:
+///
+///   for (INIT; i < n; i++) BODY
+///   =>
+///   { T parc_b_K, parc_e_K; for (INIT; i < (parc_b_K = (n)); parc_poll())
+///     for (parc_e_K = (U)parc_b_K - (U)i > 4096 ? i + 4096 : parc_b_K;
+///          i < parc_e_K; i++) BODY }
+///
+/// T is the type the comparison converts both sides to, U its unsigned
+/// twin: U's difference is the distance to the bound whatever the signs
+/// (the outer condition holds, so it is positive and below 2^N), and i +
+/// 4096 steps is within the bound where it is taken.  The bound is
+/// evaluated once per block instead of once per iteration: a counted loop's
+/// bound does not change in the loop.  The index keeps its final value;
+/// `continue` goes to the inner step; a loop with a `break` of its own, a
+/// pragma before it or anything of its head in a macro keeps its form.
 static void blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, const Counted &C) {
   auto Written = [&](SourceLocation B, SourceLocation E) {
     return !B.isMacroID() && !E.isMacroID() && S.inMainFile(B) && S.inMainFile(E);
