@@ -1013,6 +1013,39 @@ static bool directiveLoop(Session &S, const Stmt *L) {
   return StringRef(P).starts_with("omp") || StringRef(P).starts_with("acc");
 }
 
+/// Does the statement at B1 offset Off stand on its own: after the end of
+/// another statement, a `{`, a label's colon, a directive line, `else`,
+/// `do`, or an if, while, for or switch head (lexed from From, the
+/// function body's `{`)?  Not after a macro that it may continue (`PFOR
+/// for (...)` with `#define PFOR _Pragma("omp parallel for")`), where
+/// nothing may be put in between.
+static bool plainStatementStart(Session &S, unsigned From, unsigned Off) {
+  std::vector<Session::RawToken> T = S.lexRange(From, Off);
+  if (T.empty())
+    return false;
+  StringRef Src(S.TP.Text);
+  auto Word = [&](const Session::RawToken &R) { return Src.substr(R.Off, R.Len); };
+  const Session::RawToken &P = T.back();
+  if (Src.slice(lineStart(Src, P.Off), P.Off).ltrim().starts_with("#"))
+    return true; // a directive that is no pragma (pragmaBefore tells those)
+  if (P.Kind == tok::semi || P.Kind == tok::l_brace || P.Kind == tok::r_brace ||
+      P.Kind == tok::colon)
+    return true;
+  if (P.Kind == tok::raw_identifier)
+    return Word(P) == "else" || Word(P) == "do";
+  if (P.Kind != tok::r_paren)
+    return false;
+  int Depth = 0;
+  for (size_t I = T.size(); I-- > 0;) {
+    Depth += (T[I].Kind == tok::r_paren) - (T[I].Kind == tok::l_paren);
+    if (Depth == 0)
+      return I > 0 && T[I - 1].Kind == tok::raw_identifier &&
+             (Word(T[I - 1]) == "if" || Word(T[I - 1]) == "while" ||
+              Word(T[I - 1]) == "for" || Word(T[I - 1]) == "switch");
+  }
+  return false;
+}
+
 /// Does the head of loop L poll, before its first iteration too?
 static bool headPolls(Session &S, Planner &P, const Stmt *L, const FunctionModel &F) {
   if (!isa<WhileStmt>(L) && !isa<ForStmt>(L))
@@ -1066,18 +1099,9 @@ static bool entryPollAt(Session &S, Planner &P, FunctionModel &F, const Compound
   if (Skipped && !isa<DeclStmt>(First) && !First->getBeginLoc().isMacroID()) {
     unsigned Off = S.offset(First->getBeginLoc());
     StringRef Text = StringRef(S.TP.Text).substr(Off);
-    std::vector<Session::RawToken> Before = S.lexRange(S.endOffset(Body->getLBracLoc()), Off);
-    bool After = false;
-    if (!Before.empty()) {
-      const Session::RawToken &T = Before.back();
-      StringRef Src(S.TP.Text);
-      StringRef Line = Src.slice(lineStart(Src, T.Off), T.Off).ltrim();
-      After = Line.starts_with("#") ? true
-                                    : T.Kind == tok::semi || T.Kind == tok::l_brace ||
-                                          T.Kind == tok::r_brace || T.Kind == tok::colon;
-    }
-    if (After && !Text.starts_with("#") && !Text.starts_with("pragma") &&
-        !Text.starts_with("_Pragma") && pragmaBefore(S, Off).empty())
+    if (plainStatementStart(S, S.offset(Body->getLBracLoc()), Off) && !Text.starts_with("#") &&
+        !Text.starts_with("pragma") && !Text.starts_with("_Pragma") &&
+        pragmaBefore(S, Off).empty())
       At = Off;
   }
   return true;
@@ -1276,38 +1300,6 @@ void pollMacroLoops(Outliner &O) {
   }
 }
 
-/// Does the statement at B1 offset Off follow the end of another
-/// statement, a `{`, a label, `else`, `do` or an if, while, for or switch
-/// head?  Not a macro's name, which may expand to a pragma for the loop
-/// (`#define PFOR _Pragma("omp parallel for")`): nothing may come between.
-static bool plainStatementStart(Session &S, const FunctionDecl *FD, unsigned Off) {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
-  if (!Body || Body->getLBracLoc().isMacroID())
-    return false;
-  std::vector<Session::RawToken> T = S.lexRange(S.offset(Body->getLBracLoc()), Off);
-  if (T.empty())
-    return false;
-  StringRef Text(S.TP.Text);
-  auto Word = [&](const Session::RawToken &R) { return Text.substr(R.Off, R.Len); };
-  const Session::RawToken &P = T.back();
-  if (P.Kind == tok::semi || P.Kind == tok::l_brace || P.Kind == tok::r_brace ||
-      P.Kind == tok::colon)
-    return true;
-  if (P.Kind == tok::raw_identifier)
-    return Word(P) == "else" || Word(P) == "do";
-  if (P.Kind != tok::r_paren)
-    return false;
-  int Depth = 0;
-  for (size_t I = T.size(); I-- > 0;) {
-    Depth += (T[I].Kind == tok::r_paren) - (T[I].Kind == tok::l_paren);
-    if (Depth == 0)
-      return I > 0 && T[I - 1].Kind == tok::raw_identifier &&
-             (Word(T[I - 1]) == "if" || Word(T[I - 1]) == "while" ||
-              Word(T[I - 1]) == "for" || Word(T[I - 1]) == "switch");
-  }
-  return false;
-}
-
 /// A counted loop keeps no poll (it ends by itself, and a poll in its
 /// condition would keep the back end from vectorising it), but a kill then
 /// waited for the whole loop: 3e9 iterations, seconds after a pbreak
@@ -1336,12 +1328,13 @@ static void blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, cons
   };
   const Expr *Inc = L->getInc(), *Bound = C.Bound;
   const Stmt *Body = L->getBody();
-  if (!Written(L->getForLoc(), L->getRParenLoc()) ||
+  const auto *FnBody = cast<CompoundStmt>(FD->getBody());
+  if (FnBody->getLBracLoc().isMacroID() || !Written(L->getForLoc(), L->getRParenLoc()) ||
       !Written(Bound->getBeginLoc(), Bound->getEndLoc()) ||
       !Written(Inc->getBeginLoc(), Inc->getEndLoc()) ||
       !Written(Body->getBeginLoc(), Body->getEndLoc()) ||
       !pragmaBefore(S, S.offset(L->getForLoc())).empty() ||
-      !plainStatementStart(S, FD, S.offset(L->getForLoc())))
+      !plainStatementStart(S, S.offset(FnBody->getLBracLoc()), S.offset(L->getForLoc())))
     return;
   unsigned End = S.endOffset(Body->getEndLoc()), Semi;
   tok::TokenKind Kind;
