@@ -424,14 +424,17 @@ private:
     if (Open != StringRef::npos && Src.find("*/", Open + 2) == StringRef::npos)
       note(Open, "this comment is never closed with '*/'");
   }
-  /// The first `}` after F's keyword that stands first on its line, left
-  /// of the keyword's line (the end of a function or block the construct
-  /// was in, by its indentation); else Toks.size().
-  size_t braceLeftOf(const Frame &F) const {
-    unsigned Indent = lineIndent(Toks[F.KwTok].Off);
+  /// Is T a `}` that stands first on its line, left of F's keyword's line:
+  /// by its indentation, the end of a function or block the construct was in?
+  bool braceLeftOf(const Frame &F, const RTok &T) const {
+    unsigned Indent = lineIndent(T.Off);
+    return T.Kind == tok::r_brace && Indent == SM.getColumnNumber(FID, T.Off) &&
+           Indent < lineIndent(Toks[F.KwTok].Off);
+  }
+  /// The first such `}` after F's keyword; else Toks.size().
+  size_t firstBraceLeftOf(const Frame &F) const {
     for (size_t J = F.KwTok + 1; J < Toks.size(); ++J)
-      if (Toks[J].Kind == tok::r_brace && lineIndent(Toks[J].Off) < Indent &&
-          lineIndent(Toks[J].Off) == SM.getColumnNumber(FID, Toks[J].Off))
+      if (braceLeftOf(F, Toks[J]))
         return J;
     return Toks.size();
   }
@@ -1006,9 +1009,7 @@ bool TokenPass::step(size_t &I) {
         return true;
       }
       const RTok &Close = Toks[I - 1];
-      if (Close.Kind == tok::r_brace && T.Kind != tok::l_brace &&
-          lineIndent(Close.Off) == SM.getColumnNumber(FID, Close.Off) &&
-          lineIndent(Close.Off) < lineIndent(Toks[F.KwTok].Off)) {
+      if (T.Kind != tok::l_brace && braceLeftOf(F, Close)) {
         // `} : {` then the enclosing block's `}` on a line of its own, to
         // the left of the parblock: the last section's `}` and the epar
         // were left out, and that `}` is the function's (or the block's).
@@ -1448,7 +1449,7 @@ TokenPassResult TokenPass::run() {
     const Frame &F = Frames.back();
     if (F.Kind != CK::Parblock && F.Part < 4) {
       headerError(F, eofOffset(), "expected ';' in '%0' header", {name(F)});
-    } else if (size_t J = braceLeftOf(F); J < Toks.size()) {
+    } else if (size_t J = firstBraceLeftOf(F); J < Toks.size()) {
       // `parfor ...; if (c) { a[i] = i;` then the function's `}`: the
       // rest of the file was read into the construct.  A `}` on a line of
       // its own, to the left of the construct, is where it was to end.
