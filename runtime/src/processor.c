@@ -2585,6 +2585,12 @@ static void describe_activity(char *buf, size_t n, const parc_batch *b) {
   describe_activity_in(buf, n, b, 3);
 }
 
+/* The activity the calling thread runs ("main" where it runs none). */
+static void describe_running(char *buf, size_t n) {
+  parc_proc *p = parc_self();
+  describe_activity(buf, n, p && p->cur ? p->cur->cur_act : NULL);
+}
+
 /* "OP(ARG) at FILE:LINE:COL": a call as written, from the site parcc
  * passed (parc_P_at); just "OP" without one.  Room for a path of PATH_MAX
  * and parcc's 60-character argument. */
@@ -2649,20 +2655,18 @@ static uint64_t framed_places(parc_drt *d, char *buf, size_t n) {
  * (semaphore.c): name the calling activity, as the deadlock report does,
  * and the call as written when parcc passed its site (parc_P_at). */
 void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site *site) {
-  parc_proc *p = parc_self();
   char what[2200], call[PARC_CALL_TEXT];
-  describe_activity(what, sizeof what, p && p->cur ? p->cur->cur_act : NULL);
+  describe_running(what, sizeof what);
   describe_call(call, sizeof call, op, site);
   parc_fatal(1, "%s on the semaphore at %p, which parc_sem_init has not initialised (in %s)",
              call, sem, what);
 }
 
 void parc_fatal_oom(const char *what) {
-  parc_proc *p = parc_self();
   char where[2300] = " on a thread of the program's own", limit[300] = "";
-  if (p) {
+  if (parc_self()) {
     char act[2200];
-    describe_activity(act, sizeof act, p->cur ? p->cur->cur_act : NULL);
+    describe_running(act, sizeof act);
     snprintf(where, sizeof where, " (in %s)", act);
   }
   uint64_t kib;
@@ -2674,9 +2678,8 @@ void parc_fatal_oom(const char *what) {
 }
 
 void parc_fatal_sem_overflow(const void *sem) {
-  parc_proc *p = parc_self();
   char what[2200];
-  describe_activity(what, sizeof what, p && p->cur ? p->cur->cur_act : NULL);
+  describe_running(what, sizeof what);
   parc_fatal(1, "parc_V on the semaphore at %p, whose value is already INT_MAX (%d): a "
                 "semaphore counts up to INT_MAX (in %s)",
              sem, INT_MAX, what);

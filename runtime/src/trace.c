@@ -74,7 +74,7 @@ typedef struct parc_tbuf {
  * opens its own got the trace's descriptor, and the trace was written into
  * its file.  The exit-time writer opens it again, by its absolute path
  * (the program may chdir meanwhile), close-on-exec. */
-static char *trace_file;
+static char *trace_abspath;
 static const char *trace_path;
 /* The process that opened the file: a child of fork() shares it, and its
  * exit wrote a second document into it (not valid JSON); only the opener
@@ -105,15 +105,13 @@ void parc_trace_open(const char *path) {
     parc_fatal(2, "PARC_TRACE=%s: %s", path, strerror(errno));
   fclose(f);
   char cwd[PATH_MAX];
-  size_t n = strlen(path);
   if (path[0] != '/' && getcwd(cwd, sizeof cwd)) {
-    trace_file = malloc(strlen(cwd) + 1 + n + 1);
-    if (trace_file)
-      sprintf(trace_file, "%s/%s", cwd, path);
+    if (asprintf(&trace_abspath, "%s/%s", cwd, path) < 0)
+      trace_abspath = NULL;
   } else {
-    trace_file = strdup(path);
+    trace_abspath = strdup(path);
   }
-  if (!trace_file)
+  if (!trace_abspath)
     parc_fatal(2, "PARC_TRACE=%s: %s", path, strerror(ENOMEM));
   trace_path = path;
   trace_pid = getpid();
@@ -450,7 +448,7 @@ static void write_event(FILE *f, int tid, const parc_tev *e, const parc_tev *e2)
 /* Close what is open on the exiting thread's processor, then write the file
  * (once; later calls do nothing). */
 void parc_trace_flush(void) {
-  if (!trace_file || getpid() != trace_pid || __atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
+  if (!trace_abspath || getpid() != trace_pid || __atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
     return;
   uint64_t t = parc_trace_now();
   parc_proc *self = parc_rt.procs ? parc_self() : NULL;
@@ -473,7 +471,7 @@ void parc_trace_flush(void) {
   struct sigaction ign = {.sa_handler = SIG_IGN}, old_xfsz;
   sigemptyset(&ign.sa_mask);
   sigaction(SIGXFSZ, &ign, &old_xfsz);
-  FILE *f = fopen(trace_file, "we");
+  FILE *f = fopen(trace_abspath, "we");
   if (!f) {
     fprintf(stderr, "parc: warning: PARC_TRACE=%s: cannot write the trace: %s\n", trace_path,
             strerror(errno));
