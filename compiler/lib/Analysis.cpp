@@ -73,6 +73,7 @@ Marker markerOf(const Stmt *S) {
       .Case("end", Marker::End)
       .Case("pbreak", Marker::Pbreak)
       .Case("sync", Marker::Sync)
+      .Case("sections", Marker::Sections)
       .Default(Marker::None);
 }
 
@@ -570,6 +571,56 @@ bool Collector::VisitSwitchCase(SwitchCase *SC) {
 }
 
 } // namespace
+
+/// A statement of a parblock's dispatch (TokenPass.cpp, sectionOrder):
+/// `if (parc_mark_sections()) { goto L; }`, labelled or not.
+static const IfStmt *dispatch(const Stmt *St) {
+  if (const auto *L = dyn_cast<LabelStmt>(St))
+    St = L->getSubStmt();
+  const auto *If = dyn_cast<IfStmt>(St);
+  return If && markerOf(If->getCond()) == Marker::Sections ? If : nullptr;
+}
+
+std::vector<std::pair<unsigned, unsigned>> unwrapSectionLoops(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<std::pair<unsigned, unsigned>> Cuts;
+  auto Cut = [&](SourceLocation B, SourceLocation E) {
+    if (B.isFileID() && E.isFileID() && SM.isWrittenInMainFile(B))
+      Cuts.push_back({SM.getFileOffset(B), SM.getFileOffset(E)});
+  };
+  std::vector<Stmt *> Work;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->doesThisDeclarationHaveABody())
+      Work.push_back(FD->getBody());
+  while (!Work.empty()) { // a stack: 5,000 nested constructs are 15,000 levels
+    Stmt *St = Work.back();
+    Work.pop_back();
+    for (Stmt *&Child : St->children()) {
+      auto *CS = dyn_cast_or_null<CompoundStmt>(Child);
+      if (CS && CS->size() > 2 && markerOf(CS->body_front()) == Marker::Parblock &&
+          llvm::any_of(CS->body(), [](const Stmt *X) { return dispatch(X); })) {
+        std::vector<Stmt *> Kept;
+        for (Stmt *X : CS->body()) {
+          if (const IfStmt *If = dispatch(X)) {
+            Cut(X->getBeginLoc(), If->getThen()->getEndLoc().getLocWithOffset(1));
+            continue;
+          }
+          auto *L = dyn_cast<LabelStmt>(X);
+          if (L && L->getName() && StringRef(L->getName()).starts_with("__parcc_ps_")) {
+            Cut(L->getBeginLoc(), L->getSubStmt()->getBeginLoc());
+            X = L->getSubStmt();
+          }
+          Kept.push_back(X);
+        }
+        Child = CompoundStmt::Create(Ctx, Kept, CS->getStoredFPFeaturesOrDefault(),
+                                     CS->getLBracLoc(), CS->getRBracLoc());
+      }
+      if (Child)
+        Work.push_back(Child);
+    }
+  }
+  return Cuts;
+}
 
 bool analyze(Session &S) {
   Collector V(S);

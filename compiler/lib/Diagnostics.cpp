@@ -201,7 +201,8 @@ static void nameKeywords(SmallString<256> &Msg) {
       {"parc_mark_parblock", "parblock"}, {"parc_mark_lparfor", "lparfor"},
       {"parc_mark_parfor", "parfor"},     {"parc_mark_bounds", "parfor"},
       {"parc_mark_act", "epar"},          {"parc_mark_end", "epar"},
-      {"parc_mark_pbreak", "pbreak"},     {"parc_mark_sync", "sync"}};
+      {"parc_mark_pbreak", "pbreak"},     {"parc_mark_sync", "sync"},
+      {"parc_mark_sections", "parblock"}};
   std::string S(Msg.str());
   for (const auto &N : Names) {
     size_t P;

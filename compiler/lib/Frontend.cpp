@@ -659,6 +659,7 @@ public:
   ParccConsumer(CompilerInstance &CI, TranslateState &St) : CI(CI), St(St) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = CI.getDiagnostics();
+    auto Dispatch = unwrapSectionLoops(Ctx);
     reportKeywordMacros(CI, St);
     // After errors in the parse, the checks still look at the declarations
     // that hold none (Session::setParseErrors), unless an error stopped the
@@ -672,6 +673,8 @@ public:
     if (AfterErrors)
       S.setParseErrors(Errors);
     S.Warnings = St.Warnings;
+    for (auto [Begin, End] : Dispatch)
+      S.Edits.replace(Begin, End, "");
     for (auto [Begin, End] : S.Warnings.OwnPragmaLines)
       S.Edits.replace(Begin, End,
                       std::string(StringRef(St.TP.Text).slice(Begin, End).count('\n'), '\n'));

@@ -27,7 +27,7 @@ const char MarkerPrelude[] =
     "void parc_mark_parblock(void); void parc_mark_parfor(void); "
     "void parc_mark_lparfor(int); "
     "void parc_mark_bounds(int, ...); "
-    "int parc_mark_act(void); void parc_mark_end(void); "
+    "int parc_mark_act(void); void parc_mark_end(void); int parc_mark_sections(void); "
     "void parc_mark_pbreak(void); void parc_mark_sync(void); ";
 
 //===--- PosMap -----------------------------------------------------------===//
@@ -295,6 +295,10 @@ private:
     /// (after ';', '{' or '}' at the section's own level), which no C
     /// statement does: the section's '}' was left out before it.
     unsigned StrayColon = 0;
+    /// parblock: its sections so far, and its keyword's entry in Repls
+    /// (sectionOrder).
+    unsigned Sections = 0;
+    size_t KwRepl = 0;
   };
   struct Bracket {
     tok::TokenKind Open;
@@ -356,6 +360,51 @@ private:
     ++Structure;
   }
   void flattenStraddlingConditionals();
+
+  enum class SectionPoint { Start, End };
+  /// A parblock's sections run in parallel, so one may read what another
+  /// wrote, after a semaphore or a sync; Clang's flow analyses took them to
+  /// run in their written order ("'x' is uninitialized when used here" on a
+  /// read that a parc_P orders after another section's write: tester).
+  /// So in B1 the sections of a parblock of two or more run in any order,
+  /// each at least once (the -Wreturn-type of a parblock whose sections all
+  /// return stays right), and none must run on any path from the entry:
+  ///
+  ///   { parc_mark_parblock();
+  ///     __parcc_pt_N: if (parc_mark_sections()) { goto __parcc_ps_N_2; }
+  ///     do { S1 } while (parc_mark_act());
+  ///     if (parc_mark_sections()) { goto __parcc_pe_N; }
+  ///     __parcc_ps_N_2: do { S2 } while (parc_mark_act());
+  ///     if (parc_mark_sections()) { goto __parcc_pe_N; }
+  ///     do { S3 } while (parc_mark_act());
+  ///     ...
+  ///     __parcc_pe_N: if (parc_mark_sections()) { goto __parcc_pt_N; }
+  ///     parc_mark_end(); }
+  ///
+  /// A read that another section may precede is then "may be
+  /// uninitialized" (-Wconditional-uninitialized, not in -Wall), and one
+  /// that nothing before the parblock nor any section writes stays
+  /// "uninitialized".  (A loop around the sections that may run no time
+  /// gave a false -Wreturn-type; a loop that must run once, "sometimes
+  /// uninitialized whenever the function is called", which -Wall has.)
+  /// unwrapSectionLoops (Analysis.cpp) takes the dispatch out of the AST
+  /// after the parse, and out of the lowered C.  Returns the text that
+  /// goes before a section's `do`, or before the epar's marker.
+  std::string sectionOrder(Frame &F, SectionPoint At) {
+    std::string N = std::to_string(F.KwTok);
+    if (At == SectionPoint::Start) {
+      if (++F.Sections == 1)
+        return "";
+      if (F.Sections == 2)
+        Repls[F.KwRepl].Text += " __parcc_pt_" + N + ": if (parc_mark_sections()) { goto __parcc_ps_" +
+                                N + "_2; }";
+      return "if (parc_mark_sections()) { goto __parcc_pe_" + N + "; }" +
+             (F.Sections == 2 ? " __parcc_ps_" + N + "_2: " : " ");
+    }
+    if (F.Sections < 2)
+      return "";
+    return "__parcc_pe_" + N + ": if (parc_mark_sections()) { goto __parcc_pt_" + N + "; } ";
+  }
 
   template <unsigned N>
   bool error(unsigned Off, const char (&Fmt)[N], ArrayRef<StringRef> Args = {}) {
@@ -992,7 +1041,7 @@ bool TokenPass::step(size_t &I) {
           error(T.Off, "expected '{' to begin a 'parblock' section");
           return matchNote(F);
         }
-        insert(T.Off, "do ", T.Off);
+        insert(T.Off, sectionOrder(F, SectionPoint::Start) + "do ", T.Off);
         Brackets.push_back({T.Kind, (unsigned)I, false});
         QCount.push_back(0);
         F.Pb = PB::InSection;
@@ -1004,7 +1053,7 @@ bool TokenPass::step(size_t &I) {
         return true;
       }
       if (T.Word == KW::Epar) {
-        replace(T, "parc_mark_end(); }");
+        replace(T, sectionOrder(F, SectionPoint::End) + "parc_mark_end(); }");
         Frames.pop_back();
         return true;
       }
@@ -1105,8 +1154,10 @@ bool TokenPass::step(size_t &I) {
       error(T.Off, "'%0' is only allowed inside a function body", {name(Kind, Mapped)});
       return false;
     }
+    size_t KwRepl = Repls.size();
     replace(T, Text);
     Frame F{Kind, (unsigned)I, (unsigned)Brackets.size()};
+    F.KwRepl = KwRepl;
     F.Mapped = Mapped;
     F.PartStart = I + 1;
     Frames.push_back(F);

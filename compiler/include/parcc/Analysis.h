@@ -17,6 +17,16 @@ namespace parcc {
 /// have prevented).  Returns false on error.
 bool analyze(Session &S);
 
+/// The token pass writes a parblock of two or more sections with a dispatch
+/// that lets its sections run in any order (TokenPass.cpp, sectionOrder),
+/// for Clang's flow analyses, which run as each function's body ends.
+/// Takes the dispatch out of every function of Ctx, before anything else
+/// looks at the bodies: the rest of parcc sees `{ parc_mark_parblock();
+/// do { ... } while (parc_mark_act()); ... parc_mark_end(); }` alone.
+/// Returns the B1 ranges of the dispatch's text, which the lowered C must
+/// not keep.
+std::vector<std::pair<unsigned, unsigned>> unwrapSectionLoops(clang::ASTContext &Ctx);
+
 /// Computes Construct::Captures, CapturesRV and ContainsPreturn and the
 /// function's NeedsRV from the recorded uses (Captures.cpp).
 void computeCaptures(Session &S);

@@ -222,7 +222,7 @@ struct Model {
 };
 
 /// Calls to the marker functions of the token pass.
-enum class Marker { None, Parblock, Parfor, Lparfor, Bounds, Act, End, Pbreak, Sync };
+enum class Marker { None, Parblock, Parfor, Lparfor, Bounds, Act, End, Pbreak, Sync, Sections };
 Marker markerOf(const clang::Stmt *S);
 
 /// FD is the file-scope function Name (parc.h's, the C library's), not a
