@@ -83,8 +83,13 @@ static pid_t trace_pid;
 static uint64_t t0;
 static int written;           /* atomic: the file is written once */
 
-/* The root activity's open segment (processor 0 only, and the exit writer). */
-static int root_open;         /* atomic (relaxed) */
+/* The root activity's open segment: written by processor 0 only, read by it
+ * and by the exit writer, which may run on another thread while processor 0
+ * goes on (exit() or a fatal error in a worker's activity): atomic, relaxed
+ * (ThreadSanitizer reported the plain ones; tester).  The writer may then
+ * pair one segment's start with the next one's number, for a root slice
+ * that is cut short anyway. */
+static int root_open;
 static uint64_t root_seg, root_start;
 
 static uint64_t mono_ns(void) {
@@ -203,9 +208,10 @@ static void root_slice(parc_proc *p, uint64_t end) {
   e->type = EV_SLICE;
   e->flags = 0;
   e->env = 0;
-  e->ts = root_start;
-  e->dur = end >= root_start ? end - root_start : 0;
-  e->seg = root_seg;
+  uint64_t start = __atomic_load_n(&root_start, __ATOMIC_RELAXED);
+  e->ts = start;
+  e->dur = end >= start ? end - start : 0;
+  e->seg = __atomic_load_n(&root_seg, __ATOMIC_RELAXED);
   put_act(e, NULL);
   tev_commit(p, 1);
 }
@@ -250,8 +256,8 @@ void parc_trace_resume(parc_proc *p, parc_ctx *c, int reason) {
     b->seg_start = t;
   }
   if (c == parc_root_ctx()) {
-    root_seg++;
-    root_start = t;
+    __atomic_store_n(&root_seg, __atomic_load_n(&root_seg, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&root_start, t, __ATOMIC_RELAXED);
     __atomic_store_n(&root_open, 1, __ATOMIC_RELAXED);
   }
 }
@@ -459,8 +465,9 @@ void parc_trace_flush(void) {
   /* The root's last segment, if main's context runs or was running: written
    * directly below (track 0 belongs to processor 0's buffer). */
   int root_last = __atomic_load_n(&root_open, __ATOMIC_RELAXED);
-  parc_tev re = {EV_SLICE, 0, 0, 0, root_start, NULL, 0, 0,
-                 t >= root_start ? t - root_start : 0, root_seg};
+  uint64_t root_t = __atomic_load_n(&root_start, __ATOMIC_RELAXED);
+  parc_tev re = {EV_SLICE, 0, 0, 0, root_t, NULL, 0, 0, t >= root_t ? t - root_t : 0,
+                 __atomic_load_n(&root_seg, __ATOMIC_RELAXED)};
 
   /* What the program printed comes first: the trace may be cut short.  A
    * file size limit (ulimit -f) sends SIGXFSZ, which ended the process in
