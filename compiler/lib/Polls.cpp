@@ -176,18 +176,29 @@ const VarDecl *refOf(const Expr *E) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
+/// Is E a reference to V, by any of its declarations?  A global may be
+/// declared more than once (`extern int n;` in a header, or a block-scope
+/// one, and `int n = 5000;` in the file), and a function that names it by
+/// one wrote what a loop reads by another: the loop was cut into blocks
+/// with the bound read once per block, and ran 4,096 iterations where C
+/// stops at 10 (tester).
+static bool refersTo(const Expr *E, const VarDecl *V) {
+  const VarDecl *R = refOf(E);
+  return R && R->getCanonicalDecl() == V->getCanonicalDecl();
+}
+
 /// Does St assign V (=, op=, ++, --)?  The address of V is never taken when
 /// this is asked, so these are the only ways.
 class Writes : public RecursiveASTVisitor<Writes> {
 public:
   explicit Writes(const VarDecl *V) : V(V) {}
   bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isAssignmentOp() && refOf(B->getLHS()) == V)
+    if (B->isAssignmentOp() && refersTo(B->getLHS(), V))
       Found = true;
     return !Found;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->isIncrementDecrementOp() && refOf(U->getSubExpr()) == V)
+    if (U->isIncrementDecrementOp() && refersTo(U->getSubExpr(), V))
       Found = true;
     return !Found;
   }
@@ -220,7 +231,8 @@ static bool readsOnlyBuiltin(const Builtin::Context &BI, unsigned ID) {
 /// n++; }`): a callee whose body is at hand is looked into (mix64 in a
 /// header), others must be const or pure (sqrt, fabs), and an indirect
 /// call could be anything.  A named variable, a member of one (`s.m`) or
-/// an element of a declared array (`a[i]`) is an object of its own.
+/// an element of a declared array (`a[i]`) is an object of its own, unless
+/// it or V is declared an alias of another (`__attribute__((alias))`).
 class GlobalStores : public RecursiveASTVisitor<GlobalStores> {
 public:
   GlobalStores(ASTContext &Ctx, const VarDecl *V)
@@ -259,7 +271,7 @@ public:
 private:
   void store(const Expr *L) {
     L = L->IgnoreParens();
-    if (refOf(L) == V) {
+    if (refersTo(L, V)) {
       Found = true;
       return;
     }
@@ -272,10 +284,11 @@ private:
               Ctx.hasSameType(Ctx.getCorrespondingUnsignedType(LT),
                               Ctx.getCorrespondingUnsignedType(T)));
   }
-  static bool ownObject(const Expr *L) {
+  bool ownObject(const Expr *L) const {
     L = L->IgnoreParens();
-    if (isa<DeclRefExpr>(L))
-      return true;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(L))
+      return !V->getMostRecentDecl()->hasAttr<AliasAttr>() &&
+             !DRE->getDecl()->getMostRecentDecl()->hasAttr<AliasAttr>();
     if (const auto *M = dyn_cast<MemberExpr>(L))
       return !M->isArrow() && ownObject(M->getBase());
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(L)) {
