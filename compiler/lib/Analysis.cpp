@@ -51,6 +51,37 @@ bool isFileScopeFunction(const FunctionDecl *FD, StringRef Name) {
          FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
 }
 
+bool isAlloca(const FunctionDecl *FD) {
+  switch (FD ? FD->getBuiltinID() : 0) {
+  case Builtin::BIalloca:
+  case Builtin::BI_alloca:
+  case Builtin::BI__builtin_alloca:
+  case Builtin::BI__builtin_alloca_uninitialized:
+  case Builtin::BI__builtin_alloca_with_align:
+  case Builtin::BI__builtin_alloca_with_align_uninitialized:
+    return true;
+  default:
+    return false;
+  }
+}
+
+namespace {
+class AllocaFinder : public RecursiveASTVisitor<AllocaFinder> {
+public:
+  bool VisitCallExpr(CallExpr *CE) {
+    Found = isAlloca(CE->getDirectCallee());
+    return !Found;
+  }
+  bool Found = false;
+};
+} // namespace
+
+bool callsAlloca(const Stmt *St) {
+  AllocaFinder F;
+  F.TraverseStmt(const_cast<Stmt *>(St));
+  return F.Found;
+}
+
 Marker markerOf(const Stmt *S) {
   const auto *E = dyn_cast_or_null<Expr>(S);
   if (!E)

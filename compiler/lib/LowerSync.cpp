@@ -95,20 +95,9 @@ public:
       // longjmp after a suspending sync would return into a frame that
       // is gone (the stack form keeps the activity's stack).
       unsigned ID = FD->getBuiltinID();
-      if (FD->hasAttr<ReturnsTwiceAttr>() || (ID && S.Ctx.BuiltinInfo.isReturnsTwice(ID)))
+      if (FD->hasAttr<ReturnsTwiceAttr>() || (ID && S.Ctx.BuiltinInfo.isReturnsTwice(ID)) ||
+          isAlloca(FD))
         Ok = false;
-      switch (FD->getBuiltinID()) {
-      case Builtin::BIalloca:
-      case Builtin::BI_alloca:
-      case Builtin::BI__builtin_alloca:
-      case Builtin::BI__builtin_alloca_uninitialized:
-      case Builtin::BI__builtin_alloca_with_align:
-      case Builtin::BI__builtin_alloca_with_align_uninitialized:
-        Ok = false;
-        break;
-      default:
-        break;
-      }
     }
     return true;
   }

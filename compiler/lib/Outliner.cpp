@@ -95,14 +95,38 @@ std::string Outliner::activityText(const Activity &A) const {
   unsigned E = S.endOffset(A.Body->getRBracLoc());
   std::string Text = S.lineDirective(S.lineOf(B)) + S.Edits.render(B, E) + "\n";
   auto It = S.M.MacroFuncNames.find(&A);
-  if (It == S.M.MacroFuncNames.end())
-    return BodyBegin + Text + BodyEnd;
-  // A macro's __func__ (assert's, a logging macro's) names the function the
-  // user wrote the activity in, as the direct ones do (Captures.cpp).
-  std::string Name = "\"" + It->second->getName().str() + "\"\n";
-  return std::string(BodyBegin) + "#define __func__ " + Name + "#define __FUNCTION__ " + Name +
-         "#define __PRETTY_FUNCTION__ " + prettyMacro(It->second) + "\n" + Text +
-         "#undef __func__\n#undef __FUNCTION__\n#undef __PRETTY_FUNCTION__\n" + BodyEnd;
+  if (It != S.M.MacroFuncNames.end()) {
+    // A macro's __func__ (assert's, a logging macro's) names the function
+    // the user wrote the activity in, as the direct ones do (Captures.cpp).
+    std::string Name = "\"" + It->second->getName().str() + "\"\n";
+    Text = "#define __func__ " + Name + "#define __FUNCTION__ " + Name +
+           "#define __PRETTY_FUNCTION__ " + prettyMacro(It->second) + "\n" + Text +
+           "#undef __func__\n#undef __FUNCTION__\n#undef __PRETTY_FUNCTION__\n";
+  }
+  Text = BodyBegin + Text + BodyEnd;
+  if (!callsAlloca(A.Body))
+    return Text;
+  // alloca's memory lives until its function returns, and one body
+  // function runs a whole batch of activities: a parfor of 100,000
+  // activities that each took 1 KiB with alloca overflowed its envelope's
+  // stack, at P = 1, 2 and 4, or only at P = 2 for 5,000 (the batches'
+  // sizes depend on P; tester).  Each activity's allocas are freed at its
+  // end, as if it were a function of its own.  gcc restores the stack
+  // pointer that __builtin_stack_save saved; clang has no such builtin, but
+  // leaving the scope of a variable-length array restores it, allocas
+  // after the array's included (gcc does not free those; a size gcc could
+  // fold, `1 + 0 * x`, makes no such array in either).  An activity that
+  // ends early (pbreak, preturn, a kill) leaves its function or the batch.
+  return "#if defined(__clang__)\n"
+         "{ char parc_alloca_[1 + (parc_self_ == 0)]; (void)parc_alloca_;\n"
+         "#else\n"
+         "{ void *parc_alloca_ = __builtin_stack_save();\n"
+         "#endif\n" +
+         Text +
+         "#if !defined(__clang__)\n"
+         "__builtin_stack_restore(parc_alloca_);\n"
+         "#endif\n"
+         "}\n";
 }
 
 std::string Outliner::placeLines(const std::string &Fn, unsigned Line) const {

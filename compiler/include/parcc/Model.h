@@ -229,6 +229,13 @@ Marker markerOf(const clang::Stmt *S);
 /// local or block-scope one of that name.
 bool isFileScopeFunction(const clang::FunctionDecl *FD, llvm::StringRef Name);
 
+/// FD is alloca or one of its builtins: memory that lives until the calling
+/// function returns.
+bool isAlloca(const clang::FunctionDecl *FD);
+
+/// St calls alloca (directly; a function it calls has its own frame).
+bool callsAlloca(const clang::Stmt *St);
+
 } // namespace parcc
 
 #endif
