@@ -612,7 +612,7 @@ static const IfStmt *dispatch(const Stmt *St) {
   return If && markerOf(If->getCond()) == Marker::Sections ? If : nullptr;
 }
 
-std::vector<std::pair<unsigned, unsigned>> unwrapSectionLoops(ASTContext &Ctx) {
+std::vector<std::pair<unsigned, unsigned>> unwrapSectionDispatch(ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<std::pair<unsigned, unsigned>> Cuts;
   auto Cut = [&](SourceLocation B, SourceLocation E) {

@@ -659,7 +659,7 @@ public:
   ParccConsumer(CompilerInstance &CI, TranslateState &St) : CI(CI), St(St) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = CI.getDiagnostics();
-    auto Dispatch = unwrapSectionLoops(Ctx);
+    auto Dispatch = unwrapSectionDispatch(Ctx);
     reportKeywordMacros(CI, St);
     // After errors in the parse, the checks still look at the declarations
     // that hold none (Session::setParseErrors), unless an error stopped the

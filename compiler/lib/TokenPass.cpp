@@ -387,7 +387,7 @@ private:
   /// "uninitialized".  (A loop around the sections that may run no time
   /// gave a false -Wreturn-type; a loop that must run once, "sometimes
   /// uninitialized whenever the function is called", which -Wall has.)
-  /// unwrapSectionLoops (Analysis.cpp) takes the dispatch out of the AST
+  /// unwrapSectionDispatch (Analysis.cpp) takes the dispatch out of the AST
   /// after the parse, and out of the lowered C.  Returns the text that
   /// goes before a section's `do`, or before the epar's marker.
   std::string sectionOrder(Frame &F, SectionPoint At) {

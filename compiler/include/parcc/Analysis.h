@@ -25,7 +25,7 @@ bool analyze(Session &S);
 /// do { ... } while (parc_mark_act()); ... parc_mark_end(); }` alone.
 /// Returns the B1 ranges of the dispatch's text, which the lowered C must
 /// not keep.
-std::vector<std::pair<unsigned, unsigned>> unwrapSectionLoops(clang::ASTContext &Ctx);
+std::vector<std::pair<unsigned, unsigned>> unwrapSectionDispatch(clang::ASTContext &Ctx);
 
 /// Computes Construct::Captures, CapturesRV and ContainsPreturn and the
 /// function's NeedsRV from the recorded uses (Captures.cpp).
