@@ -115,8 +115,9 @@ std::string Outliner::activityText(const Activity &A) const {
   // pointer that __builtin_stack_save saved; clang has no such builtin, but
   // leaving the scope of a variable-length array restores it, allocas
   // after the array's included (gcc does not free those; a size gcc could
-  // fold, `1 + 0 * x`, makes no such array in either).  An activity that
-  // ends early (pbreak, preturn, a kill) leaves its function or the batch.
+  // fold, `1 + 0 * x`, makes no such array in either).  Under gcc an
+  // activity that ends early (pbreak, preturn, a kill) skips the restore:
+  // its allocas last until the body function returns, as before.
   return "#if defined(__clang__)\n"
          "{ char parc_alloca_[1 + (parc_self_ == 0)]; (void)parc_alloca_;\n"
          "#else\n"
