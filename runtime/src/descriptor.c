@@ -360,6 +360,8 @@ void parc_run_batch(parc_ctx *c, parc_batch *b) {
     killed = run_body(b);
     live = NULL;
   }
+  if (PARC_UNLIKELY(c->sem_held_b == b))
+    c->sem_held = NULL; /* its activities have ended; b's place is reused */
   if (PARC_UNLIKELY(b->framed)) {
     framed_batch_end(c, b, killed);
     return;

@@ -401,7 +401,12 @@ typedef struct parc_ctx {
   int sem_wake;               /* enum parc_sem_wake: why V readied it */
   int sem_fails;              /* semaphore: times it was woken and overtaken */
   unsigned spins;             /* parc_sem_spin: spins since it last parked */
-  const void *sem_held;       /* semaphore.c: the last semaphore it took, until it gives it back */
+  /* semaphore.c: the last semaphore it took and the activity that took
+   * it (batch and index; a batch of NULL: main's code), until that
+   * activity gives it back; parc_run_batch forgets it with the batch. */
+  const void *sem_held;
+  struct parc_batch *sem_held_b;
+  uint64_t sem_held_k;
   const void *alt_sem;        /* watch_holder: a lock whose holder is slow to take it back */
   unsigned alt_takes;         /* watch_holder: its units to take at once before watching again */
 
@@ -807,7 +812,7 @@ PARC_INTERNAL void parc_sem_posted_wake(void);
  * to PARC_SEM_SPIN_NS after *since (set on the first call, when 0), only
  * while nothing else is ready on p and at most PARC_SEM_SPINS times between
  * two parks of the running context; 1 if it saw a unit to take.  *watch is
- * the semaphore's (units taken << 1) | (given back by the context that took
+ * the semaphore's (units taken << 1) | (given back by the activity that took
  * it). */
 PARC_INTERNAL int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch,
                                 uint64_t *since);

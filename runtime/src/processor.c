@@ -883,7 +883,7 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* parc_sem_spin saw a unit free that the context which took the last one
+/* parc_sem_spin saw a unit free that the activity which took the last one
  * gave back: a lock released by its holder.  Taking it moves the lock, and
  * the data it guards, to this CPU; that pays when the holder then works
  * outside the lock a while, in parallel with this taker's critical section,

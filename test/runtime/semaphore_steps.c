@@ -20,10 +20,15 @@
 // the woken waiter is still on its way, so nobody else is woken.
 // watch (P > 1): what a spinning parc_P reads of the semaphore besides its
 // value: the units taken, and whether the last parc_V came from the
-// context that took the last unit (a lock's holder, which it leaves the
+// activity that took the last unit (a lock's holder, which it leaves the
 // lock to when it takes it back at once; processor.c, watch_holder).  A
 // unit given back by another context, by a context that already gave its
 // unit back, or by a thread outside the runtime is not a holder's.
+// batch: a context runs many activities one after the other (an envelope's
+// batch), and inline the activities of a construct that one of them
+// starts: a unit that one activity takes and another gives back, on the
+// same context, is a signal, not a holder's (before: holder=1 for the
+// first three, and their waiters spun instead of parking).
 // UNSUPPORTED: asan, tsan
 // RUN: %cc-runtime -I%srcroot/runtime
 // RUN: %run %t | %FileCheck %s
@@ -39,6 +44,10 @@
 // CHECK: watch: taken=4 holder=1
 // CHECK: watch: taken=4 holder=0
 // CHECK: watch: taken=5 holder=0
+// CHECK: batch: taken=1 holder=0
+// CHECK: batch: taken=2 holder=0
+// CHECK: batch: taken=3 holder=0
+// CHECK: batch: taken=4 holder=1
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,5 +357,32 @@ int main(void) {
   parc_tls_proc = &proc;
   parc_V(&sem); /* w[1] took no unit since its last parc_V */
   watch("watch");
+
+  /* batch: activities 0 and 1 of a batch on w[0], and activity 1 of a
+   * construct that activity 1 runs inline (a batch inside it). */
+  reset();
+  parc_sem_init(&sem, 1);
+  parc_batch outer, inner;
+  memset(&outer, 0, sizeof outer);
+  memset(&inner, 0, sizeof inner);
+  inner.outer = &outer;
+  inner.act.cur = 1;
+  proc.cur = &w[0].ctx;
+  w[0].ctx.cur_act = &outer;
+  parc_P(&sem); /* activity 0 */
+  outer.act.cur = 1;
+  parc_V(&sem); /* activity 1 */
+  watch("batch");
+  parc_P(&sem);
+  w[0].ctx.cur_act = &inner;
+  parc_V(&sem); /* the inner construct's activity 1 */
+  watch("batch");
+  parc_P(&sem);
+  w[0].ctx.cur_act = &outer;
+  parc_V(&sem); /* taken inside, given back by the outer activity */
+  watch("batch");
+  parc_P(&sem);
+  parc_V(&sem); /* activity 1 again: a lock's holder */
+  watch("batch");
   return 0;
 }
