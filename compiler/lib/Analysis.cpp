@@ -526,8 +526,8 @@ bool Collector::VisitDeclRefExpr(DeclRefExpr *DRE) {
 bool Collector::VisitCallExpr(CallExpr *CE) {
   Marker K = markerOf(CE);
   const FunctionDecl *Callee = CE->getDirectCallee();
-  if (CurFn && isFileScopeFunction(Callee, "parc_P"))
-    M.SemWaits.push_back({CE, CurFn->FD});
+  if (CurFn && (isFileScopeFunction(Callee, "parc_P") || isFileScopeFunction(Callee, "parc_V")))
+    M.SemCalls.push_back({CE, CurFn->FD});
   if (cur() && cur()->Owner->Kind == ConstructKind::MappedLparfor && CE->getNumArgs() == 0 &&
       isFileScopeFunction(Callee, "parc_procid"))
     M.ChunkProcIds.push_back(CE);

@@ -1,6 +1,7 @@
 //===- LowerWait.cpp - waits that name their place -------------------------===//
 //
 //   parc_P(&s[1]);   =>   parc_P_at(&s[1], &parc_wsite_0_);
+//   parc_V(&s[1]);   =>   parc_V_at(&s[1], &parc_wsite_2_);
 //   sync;            =>   parc_sync(parc_self_, &parc_wsite_1_);   (LowerSync.cpp)
 //
 // and at the top of the file (parc_abi.h, "Semaphore waits"):
@@ -11,10 +12,12 @@
 //       PARC_WAIT_SITE_INIT("prog.pc", "main", 14, 7, "");
 //
 // so that a deadlock report says where each blocked activity waits and on
-// what, as the user wrote it (a sync's site has no argument).  Only a call
-// whose `parc_P` and `)` are written in the file itself is rewritten: a
-// macro's call, or one in a macro's argument (which the macro might quote),
-// stays parc_P and is reported by the semaphore's address.
+// what, as the user wrote it (a sync's site has no argument), and a
+// semaphore error (not initialised, a value past INT_MAX) names the call.
+// Only a call whose `parc_P` or `parc_V` and `)` are written in the file
+// itself is rewritten: a macro's call, or one in a macro's argument (which
+// the macro might quote), stays as it is and is reported by the semaphore's
+// address.
 //
 //===----------------------------------------------------------------------===//
 #include "parcc/Lowering.h"
@@ -56,10 +59,10 @@ std::string Outliner::waitSite(unsigned At, const FunctionDecl *Fn, const std::s
   return Name;
 }
 
-void lowerSemWaits(Outliner &O) {
+void lowerSemCalls(Outliner &O) {
   Session &S = O.S;
   StringRef User = S.Orig.sm().getBufferData(S.Orig.fid());
-  for (const auto &W : S.M.SemWaits) {
+  for (const auto &W : S.M.SemCalls) {
     const CallExpr *CE = W.first;
     SourceLocation Callee = CE->getCallee()->IgnoreParenImpCasts()->getBeginLoc();
     SourceLocation RParen = CE->getRParenLoc();
@@ -68,14 +71,14 @@ void lowerSemWaits(Outliner &O) {
       continue;
     SourceLocation Arg = S.SM.getExpansionLoc(CE->getArg(0)->getBeginLoc());
     unsigned At = S.offset(Callee), End = S.offset(RParen);
-    if (!S.inMainFile(Arg) || S.offset(Arg) > End ||
-        StringRef(S.TP.Text).substr(At, 6) != "parc_P")
+    StringRef Op = StringRef(S.TP.Text).substr(At, 6);
+    if (!S.inMainFile(Arg) || S.offset(Arg) > End || (Op != "parc_P" && Op != "parc_V"))
       continue;
     unsigned ArgB = S.TP.Map.toOrig(S.offset(Arg)), ArgE = S.TP.Map.toOrig(End);
     if (ArgB > ArgE || ArgE > User.size())
       continue;
     std::string Name = O.waitSite(At, W.second, argText(User.slice(ArgB, ArgE)));
-    S.Edits.replace(At, At + 6, "parc_P_at");
+    S.Edits.replace(At, At + 6, (Op + "_at").str());
     S.Edits.insert(End, ", &" + Name);
   }
 }

@@ -454,7 +454,7 @@ bool Outliner::run(std::string &Out) {
   nameConstructs();
   bool Ok = nameFileTags();
   Ok &= rewriteCaptures();
-  lowerSemWaits(*this);
+  lowerSemCalls(*this);
   lowerChunkProcIds(*this);
   pollMacroLoops(*this);
   emitWraps();
@@ -468,7 +468,7 @@ bool Outliner::run(std::string &Out) {
   if (S.TP.PreludeEnd > S.TP.PreludeBegin)
     S.Edits.replace(S.TP.PreludeBegin, S.TP.PreludeEnd, "");
   Out = "#include <parc_abi.h>\n"
-        "__extension__ _Static_assert(PARC_ABI_VERSION == 6, \"parcc emits PARC ABI version 6; "
+        "__extension__ _Static_assert(PARC_ABI_VERSION == 7, \"parcc emits PARC ABI version 7; "
         "parc_abi.h is another version\");\n";
   if (S.Opts.DefinesParcc)
     Out += "#define __PARCC__ 1\n";

@@ -71,7 +71,7 @@ extern "C" {
  * top of each lowered file so that a stale runtime header is caught at
  * compile time.  The header and that line are C99 to the back end's
  * -std=c99 -pedantic-errors: attributes, not _Noreturn and _Alignas. */
-#define PARC_ABI_VERSION 6
+#define PARC_ABI_VERSION 7
 
 /* ---- Construct sites ------------------------------------------------------
  * One static parc_site per construct in the source, emitted at file scope
@@ -465,24 +465,25 @@ static __inline__ unsigned long long parc_iter(unsigned long long from,
 }
 
 /* ---- Wait sites ---------------------------------------------------------------
- * The place of a wait that parcc rewrote: a `sync`, or a parc_P call (see
- * "Semaphore waits").  One static parc_wait_site per wait, emitted at the
- * top of the lowered file, numbered in the file:
+ * The place of a wait that parcc rewrote, a `sync` or a parc_P call, or of
+ * a parc_V call (see "Semaphore calls").  One static parc_wait_site per
+ * call, emitted at the top of the lowered file, numbered in the file:
  *
  *     static const parc_wait_site parc_wsite_0_ =
  *         PARC_WAIT_SITE_INIT("prog.pc", "f", 14, 9, "&s[1]");
  *     static const parc_wait_site parc_wsite_1_ =
  *         PARC_WAIT_SITE_INIT("prog.pc", "f", 17, 7, "");
  *
- * `arg` is a parc_P's argument as the user wrote it (white space runs made
- * one space, at most 60 characters, longer ones cut with "..."), "" for a
- * sync.  The deadlock report names the place of each wait it lists.       */
+ * `arg` is a parc_P's or parc_V's argument as the user wrote it (white
+ * space runs made one space, at most 60 characters, longer ones cut with
+ * "..."), "" for a sync.  The deadlock report names the place of each wait
+ * it lists; a semaphore error names the call's.                           */
 typedef struct parc_wait_site {
   const char *file; /* the user's source file, as given to parcc */
-  const char *func; /* the function in which the wait appears */
-  unsigned line;    /* line and column of its parc_P or sync */
+  const char *func; /* the function in which the call appears */
+  unsigned line;    /* line and column of its parc_P, parc_V or sync */
   unsigned col;
-  const char *arg;  /* parc_P's argument as written; "" for a sync */
+  const char *arg;  /* parc_P's or parc_V's argument as written; "" for a sync */
 } parc_wait_site;
 
 #define PARC_WAIT_SITE_INIT(file, func, line, col, arg)                        \
@@ -546,19 +547,23 @@ void parc_sync(parc_act *self, const parc_wait_site *site);
 void *parc_next_frame(parc_act *self, __UINT64_TYPE__ *k, __SIZE_TYPE__ size);
 int parc_sync_frame(parc_act *self);
 
-/* ---- Semaphore waits ---------------------------------------------------------
- * A direct call of parc_P written in a file that parcc compiles (the callee
- * and the closing parenthesis spelled there, not by a macro) names its
- * place (see "Wait sites"):
+/* ---- Semaphore calls ---------------------------------------------------------
+ * A direct call of parc_P or parc_V written in a file that parcc compiles
+ * (the callee and the closing parenthesis spelled there, not by a macro)
+ * names its place (see "Wait sites"):
  *
  *     parc_P_at(&s[1], &parc_wsite_0_);
+ *     parc_V_at(&s[1], &parc_wsite_1_);
  *
  * parc_P_at is parc_P; the runtime only stores the site in the waiting
  * context when the call blocks, and the deadlock report names it ("waits in
- * parc_P(&s[1]) at prog.pc:14:9").  A parc_P called any other way (plain C
- * compiled by the back end, a function pointer, a macro's call) is reported
- * by the semaphore's address, as before.                                    */
+ * parc_P(&s[1]) at prog.pc:14:9").  parc_V_at is parc_V.  Errors name the
+ * call of either ("parc_V(&s) at prog.pc:9:5 on the semaphore at 0x...,
+ * which parc_sem_init has not initialised").  A call made any other way
+ * (plain C compiled by the back end, a function pointer, a macro's call) is
+ * reported by the semaphore's address.                                      */
 void parc_P_at(parc_sem_t *s, const parc_wait_site *site);
+void parc_V_at(parc_sem_t *s, const parc_wait_site *site);
 
 /* ---- pbreak and preturn -------------------------------------------------------
  * `pbreak;` kills every other activity of the innermost construct and their

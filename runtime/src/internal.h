@@ -126,7 +126,7 @@ PARC_INTERNAL _Noreturn void parc_fatal_uninit_sem(const char *op, const void *s
  * address-space limit when one is reached (processor.c). */
 PARC_INTERNAL _Noreturn void parc_fatal_oom(const char *what);
 /* parc_V on semaphore `sem` whose value is already INT_MAX (processor.c). */
-PARC_INTERNAL _Noreturn void parc_fatal_sem_overflow(const void *sem);
+PARC_INTERNAL _Noreturn void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site);
 PARC_INTERNAL _Noreturn void parc_assert_fail(const char *cond, const char *file, int line,
                                               const char *func);
 #define PARC_ASSERT(c)                                                         \

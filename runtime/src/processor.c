@@ -2597,8 +2597,8 @@ static void describe_running(char *buf, size_t n) {
 }
 
 /* "OP(ARG) at FILE:LINE:COL": a call as written, from the site parcc
- * passed (parc_P_at); just "OP" without one.  Room for a path of PATH_MAX
- * and parcc's 60-character argument. */
+ * passed (parc_P_at, parc_V_at); just "OP" without one.  Room for a path
+ * of PATH_MAX and parcc's 60-character argument. */
 enum { PARC_CALL_TEXT = 4096 + 128 };
 static void describe_call(char *buf, size_t n, const char *op, const parc_wait_site *site) {
   if (site)
@@ -2658,7 +2658,8 @@ static uint64_t framed_places(parc_drt *d, char *buf, size_t n) {
 
 /* parc_P or parc_V (op) on memory that parc_sem_init never set up
  * (semaphore.c): name the calling activity, as the deadlock report does,
- * and the call as written when parcc passed its site (parc_P_at). */
+ * and the call as written when parcc passed its site (parc_P_at,
+ * parc_V_at). */
 void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site *site) {
   char what[2200], call[PARC_CALL_TEXT];
   describe_running(what, sizeof what);
@@ -2682,12 +2683,13 @@ void parc_fatal_oom(const char *what) {
   parc_fatal(1, "out of memory: the runtime cannot allocate %s%s%s", what, where, limit);
 }
 
-void parc_fatal_sem_overflow(const void *sem) {
-  char what[2200];
+void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site) {
+  char what[2200], call[PARC_CALL_TEXT];
   describe_running(what, sizeof what);
-  parc_fatal(1, "parc_V on the semaphore at %p, whose value is already INT_MAX (%d): a "
+  describe_call(call, sizeof call, "parc_V", site);
+  parc_fatal(1, "%s on the semaphore at %p, whose value is already INT_MAX (%d): a "
                 "semaphore counts up to INT_MAX (in %s)",
-             sem, INT_MAX, what);
+             call, sem, INT_MAX, what);
 }
 
 void parc_deadlock(void) {

@@ -455,9 +455,11 @@ void parc_P(parc_sem_t *s) { sem_P(s, NULL); }
 
 void parc_P_at(parc_sem_t *s, const parc_wait_site *site) { sem_P(s, site); }
 
-void parc_V(parc_sem_t *s) {
+/* parc_V and parc_V_at: the site only names the call in an error. */
+static inline __attribute__((always_inline)) void sem_V(parc_sem_t *s,
+                                                        const parc_wait_site *site) {
   parc_sem_rt *r = sem_of(s);
-  check_init(r, "parc_V", NULL);
+  check_init(r, "parc_V", site);
   int single = parc_rt.single;
   if (single) {
     if (PARC_UNLIKELY(!parc_self()) && !parc_main_proc()) {
@@ -482,7 +484,7 @@ void parc_V(parc_sem_t *s) {
      * deadlock (tester: 2^31 parc_V in a row). */
     if (!single)
       parc_spin_unlock(&r->lock);
-    parc_fatal_sem_overflow(r);
+    parc_fatal_sem_overflow(r, site);
   }
   set_units(r, v + 1);
   parc_ctx *w = pass_locked(r);
@@ -493,6 +495,10 @@ void parc_V(parc_sem_t *s) {
   if (!single)
     parc_yield_to_pinned(); /* w, say, if it is pinned to this processor */
 }
+
+void parc_V(parc_sem_t *s) { sem_V(s, NULL); }
+
+void parc_V_at(parc_sem_t *s, const parc_wait_site *site) { sem_V(s, site); }
 
 /* Precondition: c waits on semaphore `sem`, whose lock is held.  Kill
  * delivery: O(1) through the queue's back links (wprev). */

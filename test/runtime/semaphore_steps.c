@@ -129,8 +129,8 @@ _Noreturn void parc_fatal_uninit_sem(const char *op, const void *sem, const parc
   fail("a semaphore parc_sem_init did not set up", running);
   abort();
 }
-_Noreturn void parc_fatal_sem_overflow(const void *sem) {
-  (void)sem;
+_Noreturn void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site) {
+  (void)sem, (void)site;
   fail("a semaphore's value past INT_MAX", running);
   abort();
 }

@@ -214,10 +214,10 @@ bool lowerKills(Outliner &O);
 /// `if (parc_preturned(&d)) return parc_rv_;` after an outermost construct
 /// whose activities preturn; empty otherwise.
 std::string preturnCheck(const Outliner &O, const Construct &C);
-/// parc_P(ARG) => parc_P_at(ARG, &parc_wsite_N_), with the site in
-/// Outliner::WaitSites (leaf edits).  The sites' numbers start at 0 in
-/// each file, in the order of waitSite's calls.
-void lowerSemWaits(Outliner &O);
+/// parc_P(ARG) => parc_P_at(ARG, &parc_wsite_N_), and parc_V likewise,
+/// with the site in Outliner::WaitSites (leaf edits).  The sites' numbers
+/// start at 0 in each file, in the order of waitSite's calls.
+void lowerSemCalls(Outliner &O);
 /// parc_procid() in a mapped lparfor's chunk: the chunk's number (leaf
 /// edits).
 void lowerChunkProcIds(Outliner &O);

@@ -207,9 +207,9 @@ struct Model {
   /// `sync()` written in an activity: the C library function, not the
   /// barrier (`sync;`).
   std::vector<const clang::CallExpr *> SyncCalls;
-  /// Direct calls of parc_P, with the function they are written in: each
-  /// names its place to the runtime (LowerWait.cpp).
-  std::vector<std::pair<const clang::CallExpr *, const clang::FunctionDecl *>> SemWaits;
+  /// Direct calls of parc_P and parc_V, with the function they are written
+  /// in: each names its place to the runtime (LowerWait.cpp).
+  std::vector<std::pair<const clang::CallExpr *, const clang::FunctionDecl *>> SemCalls;
   /// Direct calls of parc_procid() in a mapped lparfor's chunk, outside
   /// any construct nested in it: chunk k runs on processor k, so each is
   /// the chunk's number, which needs no call (LowerParfor.cpp).
