@@ -290,7 +290,7 @@ public:
   LocalWrites(const Session &S, Outliner::FunctionWrites &W) : S(S), W(W) {}
   bool VisitDeclRefExpr(DeclRefExpr *R) {
     const auto *V = dyn_cast<VarDecl>(R->getDecl());
-    if (!V || !V->isLocalVarDeclOrParm() || V->isStaticLocal())
+    if (!V || !V->hasLocalStorage())
       return true;
     DynTypedNodeList Ps = S.Ctx.getParents(*R);
     const Stmt *P = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
@@ -330,6 +330,10 @@ const Outliner::FunctionWrites &Outliner::functionWrites(const FunctionDecl *F) 
 /// for a local or parameter of that function whose address is never taken
 /// (nothing but its name reaches it) and that the construct's text only
 /// reads (the parent, which may also write it, waits at epar meanwhile).
+/// Not for a static or an `extern` declared in the function: any function
+/// may write those (a global declared `extern int n;` in main, which an
+/// activity read after a call that changed it, read as it was at the
+/// construct's start).
 const llvm::SmallPtrSet<const VarDecl *, 8> &
 Outliner::readOnlyCaptures(const Construct &C) const {
   auto [It, New] = ReadOnly.try_emplace(&C);
@@ -339,7 +343,7 @@ Outliner::readOnlyCaptures(const Construct &C) const {
   unsigned B = S.offset(C.Block->getBeginLoc()), E = S.endOffset(C.Block->getEndLoc());
   for (const VarDecl *V : C.Captures) {
     QualType T = V->getType();
-    if (!V->isLocalVarDeclOrParm() || V->isStaticLocal() || T.isVolatileQualified() ||
+    if (!V->hasLocalStorage() || T.isVolatileQualified() ||
         !(T->isIntegerType() || T->isRealFloatingType() || T->isPointerType()) ||
         T->isAtomicType() || isVariablyModified(T))
       continue;

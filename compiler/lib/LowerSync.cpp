@@ -30,8 +30,8 @@
 // The form is used only where it means what the stack form means: the
 // syncs are the body's own (a nested construct's are its own), none is in
 // a switch or a statement expression of the body (the case label would
-// belong to them), the index is never assigned or has its address taken
-// (the resumed activity recomputes it), and every local to move has a type
+// belong to them), the index is never assigned (nor an asm's output) or
+// has its address taken (the resumed activity recomputes it), and every local to move has a type
 // that can be declared at the top of the body function and assigned (and
 // no sync is in the scope of a variably modified typedef, and no storage
 // that only the stack holds outlives a sync: no compound literal before a
@@ -130,6 +130,14 @@ public:
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->isAssignmentOp() && isIndex(B->getLHS()))
       Ok = false;
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *G) {
+    // An output operand writes it too ("+r"(i): the index after a sync
+    // was recomputed, and the asm's change lost).
+    for (const Expr *Out : G->outputs())
+      if (isIndex(Out))
+        Ok = false;
     return true;
   }
 
