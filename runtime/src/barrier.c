@@ -149,6 +149,8 @@ void parc_sync(parc_act *self, const parc_wait_site *site) {
   parc_detach_chain(p, c);
   int single = parc_rt.single;
   if (parc_bar_arrive(d)) {
+    if (PARC_UNLIKELY(parc_rt.sched_random))
+      parc_random_yield(); /* let those it released go first */
     parc_poll();
     return;
   }

@@ -715,6 +715,9 @@ PARC_INTERNAL void parc_publish_chain(parc_proc *p, parc_ctx *c, int blocking);
 PARC_INTERNAL void parc_help(parc_proc *p);
 PARC_INTERNAL void parc_yield_to_pinned(void);
 PARC_INTERNAL void parc_yield_in_kill(void);
+/* PARC_SCHED=random (sched.c): at a parc_P, after a parc_V and after the
+ * last arrival at a sync, the running activity gives way one time in two. */
+PARC_INTERNAL void parc_random_yield(void);
 /* Processors in idle() (looking for work): spawns publish eagerly while it is
  * non-zero (lazy publication, descriptor.c).  Own cache line; changed only
  * by processors entering and leaving idle(). */

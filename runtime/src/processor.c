@@ -1956,6 +1956,22 @@ void parc_yield_to_pinned(void) {
     give_way(p, 0);
 }
 
+/* PARC_SCHED=random: the running activity gives way one time in two, to
+ * whatever get_work picks next (new work, a ready context, or itself
+ * again), as if another processor had run that meanwhile (sched.c). */
+void parc_random_yield(void) {
+  parc_proc *p = parc_self();
+  if (!p)
+    return; /* a thread of the program's own */
+  parc_ctx *c = p->cur;
+  if (!c || c == p->sched || !parc_rand(p, 2))
+    return;
+  PARC_STAT_ADD(p, yields, 1);
+  PARC_STAT_ADD(p, blocked, 1); /* it is resumed as a parked context is */
+  parc_detach_chain(p, c);
+  switch_out(p, c, PARC_AFTER_READY, c, PARC_TRACE_YIELD);
+}
+
 /* At a poll of an activity that a kill under way does not stop (kill.c):
  * any context ready on p, pinned or not, may be a victim of that kill,
  * woken from sync, a semaphore or epar to stop, and the kill's parent waits

@@ -20,7 +20,12 @@
  *   - within a batch, before each activity: which of the not-yet-started
  *     activities runs next (the ones below it are handed to a
  *     representative of the processor, which runs them later or lets a
- *     thief take them);
+ *     thief take them), or, after the batch's first, none of them: the
+ *     batch hands all it has left to a representative and ends, so that
+ *     the processor's next pick (get_work) may be among the activities
+ *     handed over before.  Without that, an activity skipped by a pick
+ *     always ran after all of the batch's later ones: of a parblock's
+ *     sections A, B and C, at P = 1, B A C never ran (tester);
  *   - a parent at the start of each of its inline shares: whether it runs
  *     its children inline at all or leaves the whole share to the
  *     processor's list (then it waits at epar and the children run in
@@ -65,7 +70,7 @@ uint64_t parc_rand(parc_proc *p, uint64_t n) {
 /* Random mode, between two activities of batch b (everything in
  * [start, next) has terminated): pick the next activity among
  * [next, step_end) and hand the ones it skips to a representative of the
- * processor.  A parent's batch may also leave everything (return 0). */
+ * processor, or leave everything (return 0). */
 static int random_pick(parc_batch *b, int first_step) {
   parc_drt *d = b->d;
   uint64_t next = b->act.next, end = b->step_end;
@@ -73,9 +78,12 @@ static int random_pick(parc_batch *b, int first_step) {
     return 1;
   parc_proc *p = parc_self();
   uint64_t n = end - next;
-  /* A parent chooses, once per share, whether to run it inline at all:
-   * index n means "leave all n to the processor's list". */
-  uint64_t k = next + parc_rand(p, n + (uint64_t)(b->is_parent && first_step));
+  /* Index n means "leave all n to the processor's list": a parent chooses
+   * so once per share before it runs any (whether it runs the share
+   * inline at all), and every batch after each activity it ran.  The
+   * first pick of a batch that get_work started does not leave: get_work
+   * has just chosen it. */
+  uint64_t k = next + parc_rand(p, n + (uint64_t)(b->is_parent || !first_step));
   if (k == next)
     return 1;
   /* Account the terminated prefix, so that the batch is [k, end) from now

@@ -445,6 +445,8 @@ static inline __attribute__((always_inline)) void sem_P(parc_sem_t *s,
   int single = parc_rt.single;
   if (!single)
     parc_yield_to_pinned();
+  if (PARC_UNLIKELY(parc_rt.sched_random))
+    parc_random_yield();
   parc_poll();
   if (take(r, single, 0))
     return;
@@ -494,6 +496,8 @@ static inline __attribute__((always_inline)) void sem_V(parc_sem_t *s,
     parc_ready(w);
   if (!single)
     parc_yield_to_pinned(); /* w, say, if it is pinned to this processor */
+  if (PARC_UNLIKELY(parc_rt.sched_random))
+    parc_random_yield();
 }
 
 void parc_V(parc_sem_t *s) { sem_V(s, NULL); }

@@ -113,6 +113,7 @@ _Noreturn void parc_unwind(parc_batch *b) {
   abort(); /* never resumed */
 }
 void parc_yield_to_pinned(void) {}
+void parc_random_yield(void) {}
 void parc_start(void) { parc_rt.started = 1; }
 void parc_detach_chain(parc_proc *p, parc_ctx *c) { (void)p, (void)c; }
 void parc_register_blocked(parc_proc *p, parc_ctx *c, int kind, void *obj, parc_spin *lock) {
