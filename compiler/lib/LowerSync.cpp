@@ -31,11 +31,11 @@
 // syncs are the body's own (a nested construct's are its own), none is in
 // a switch or a statement expression of the body (the case label would
 // belong to them), the index is never assigned (nor an asm's output) or
-// has its address taken (the resumed activity recomputes it), and every local to move has a type
-// that can be declared at the top of the body function and assigned (and
-// no sync is in the scope of a variably modified typedef, and no storage
-// that only the stack holds outlives a sync: no compound literal before a
-// sync in its block, no alloca):
+// has its address taken (the resumed activity recomputes it), and every
+// local to move has a type that can be declared at the top of the body
+// function and assigned (and no sync is in the scope of a variably
+// modified typedef, and no storage that only the stack holds outlives a
+// sync: no compound literal before a sync in its block, no alloca):
 // no variably modified type, no type declared in the body or without a
 // name (a file-scope `struct { } x` seen through typeof), no const
 // member or element, no flexible array member, alignment at most 16

@@ -1,10 +1,10 @@
-//===- LowerWait.cpp - waits that name their place -------------------------===//
+//===- LowerWait.cpp - semaphore calls and waits that name their place ----===//
 //
 //   parc_P(&s[1]);   =>   parc_P_at(&s[1], &parc_wsite_0_);
 //   parc_V(&s[1]);   =>   parc_V_at(&s[1], &parc_wsite_2_);
 //   sync;            =>   parc_sync(parc_self_, &parc_wsite_1_);   (LowerSync.cpp)
 //
-// and at the top of the file (parc_abi.h, "Semaphore waits"):
+// and at the top of the file (parc_abi.h, "Semaphore calls"):
 //
 //   static const parc_wait_site parc_wsite_0_ =
 //       PARC_WAIT_SITE_INIT("prog.pc", "main", 11, 5, "&s[1]");

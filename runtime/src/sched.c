@@ -32,7 +32,11 @@
  *     envelopes);
  *   - in get_work (processor.c): ready context or new work first, which
  *     ready context, which representative or descriptor of its own list,
- *     and the processor to steal from first.
+ *     and the processor to steal from first;
+ *   - at a parc_P, after a parc_V and after the last arrival at a sync:
+ *     whether the running activity gives way (processor.c,
+ *     parc_random_yield), so that at P = 1 other activities may run
+ *     between two semaphore calls, as they could on other processors.
  * Mapped lparfor chunks are never moved (chunk k stays on processor k).
  * At P = 1 the run is a function of the seed (and of the program's input);
  * at P > 1 the interleaving also depends on timing, so the same seed only
