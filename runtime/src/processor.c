@@ -1958,13 +1958,22 @@ void parc_yield_to_pinned(void) {
 
 /* PARC_SCHED=random: the running activity gives way one time in two, to
  * whatever get_work picks next (new work, a ready context, or itself
- * again), as if another processor had run that meanwhile (sched.c). */
+ * again), as if another processor had run that meanwhile (sched.c).  Not
+ * while PARC_RANDOM_WINDOW contexts are ready on p: get_work takes new
+ * work first one time in two, so every context that gives way may stay
+ * behind a new one, and they piled up (a parfor of a million parc_P/parc_V
+ * pairs made 78,000 envelopes at P = 1, 314 MB). */
 void parc_random_yield(void) {
   parc_proc *p = parc_self();
   if (!p)
     return; /* a thread of the program's own */
+  /* acquire: as parc_ensure_started.  Before the first construct main has
+   * nothing to give way to, and no scheduler context to switch to (a
+   * parc_V in main before any construct crashed for 12 seeds of 20). */
+  if (!__atomic_load_n(&parc_rt.started, __ATOMIC_ACQUIRE))
+    return;
   parc_ctx *c = p->cur;
-  if (!c || c == p->sched || !parc_rand(p, 2))
+  if (!c || c == p->sched || hint_get(&p->nready) >= PARC_RANDOM_WINDOW || !parc_rand(p, 2))
     return;
   PARC_STAT_ADD(p, yields, 1);
   PARC_STAT_ADD(p, blocked, 1); /* it is resumed as a parked context is */
