@@ -1928,6 +1928,16 @@ static int waited_enough(parc_proc *p) {
   return t - p->gw_since >= PARC_GIVE_WAY_NS;
 }
 
+/* The running context c gives way: its unstarted batch-mates go to a rep,
+ * as when it blocks, and it goes to the ready list once its registers are
+ * saved (it is resumed as a parked context is: counted in `blocked`). */
+static void yield_ready(parc_proc *p, parc_ctx *c) {
+  PARC_STAT_ADD(p, yields, 1);
+  PARC_STAT_ADD(p, blocked, 1);
+  parc_detach_chain(p, c);
+  switch_out(p, c, PARC_AFTER_READY, c, PARC_TRACE_YIELD);
+}
+
 /* If a context pinned to p is ready, or a mapped chunk waits unstarted in
  * p's inbox (it too can run nowhere else), the running one gives way
  * (returns 1; it may then run on another processor), once it has seen
@@ -1942,10 +1952,7 @@ static int give_way(parc_proc *p, int any_ready) {
   if (!c || c == p->sched || !waited_enough(p))
     return 0;
   p->gw_inbox = inbox;
-  PARC_STAT_ADD(p, yields, 1);
-  PARC_STAT_ADD(p, blocked, 1); /* it is resumed as a parked context is */
-  parc_detach_chain(p, c);
-  switch_out(p, c, PARC_AFTER_READY, c, PARC_TRACE_YIELD);
+  yield_ready(p, c);
   return 1;
 }
 
@@ -1975,10 +1982,7 @@ void parc_random_yield(void) {
   parc_ctx *c = p->cur;
   if (!c || c == p->sched || hint_get(&p->nready) >= PARC_RANDOM_WINDOW || !parc_rand(p, 2))
     return;
-  PARC_STAT_ADD(p, yields, 1);
-  PARC_STAT_ADD(p, blocked, 1); /* it is resumed as a parked context is */
-  parc_detach_chain(p, c);
-  switch_out(p, c, PARC_AFTER_READY, c, PARC_TRACE_YIELD);
+  yield_ready(p, c);
 }
 
 /* At a poll of an activity that a kill under way does not stop (kill.c):
@@ -2717,11 +2721,78 @@ void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site) {
              call, sem, INT_MAX, what);
 }
 
-void parc_deadlock(void) {
-  enum { MAX_NOTES = 16, MAX_SEEN = 64 };
-  FILE *f = stderr;
+enum { DEADLOCK_NOTES = 16, DEADLOCK_SEEN = 64 };
+
+/* parc_deadlock's note on blocked context c, then one on each parent
+ * waiting at epar from its construct upwards that seen[0 .. *nseen) does
+ * not hold yet (added to it). */
+static void deadlock_note(FILE *f, parc_ctx *c, parc_drt **seen, int *nseen) {
   char what[2200];
-  parc_drt *seen[MAX_SEEN];
+  parc_batch *b = c->cur_act;
+  /* The activity it runs inline in (same context), if any: when that
+   * is its parent, the activities around are told after it. */
+  int inl = b && (b->outer || c == &root_ctx);
+  int by_parent = inl && b->outer && b->d && b->outer == b->d->parent;
+  describe_activity_in(what, sizeof what, b, by_parent ? 0 : 3);
+  char in[2200] = "";
+  if (inl) {
+    size_t n = (size_t)snprintf(in, sizeof in, ", run inline by ");
+    describe_activity_in(in + n, sizeof in - n, b->outer, by_parent ? 2 : 0);
+    n = strlen(in);
+    snprintf(in + n, sizeof in - n, ",");
+  }
+  if (c->wait_kind == PARC_WAIT_SYNC) {
+    parc_drt *d = c->wait_obj;
+    char at[PARC_CALL_TEXT];
+    sync_place(at, sizeof at, c->wait_site);
+    fprintf(f, "parc: note: %s%s waits at %s (%llu of %llu unfinished activities arrived)\n",
+            what, in, at, (unsigned long long)d->arrived[d->bar_gen & 1],
+            (unsigned long long)__atomic_load_n(&d->unfinished, __ATOMIC_RELAXED));
+  } else {
+    if (c->wait_site) { /* parc_P_at: the call as the user wrote it */
+      char call[PARC_CALL_TEXT];
+      describe_call(call, sizeof call, "parc_P", c->wait_site);
+      fprintf(f, "parc: note: %s%s waits in %s (the semaphore at %p)\n", what, in, call,
+              c->wait_obj);
+    } else
+      fprintf(f, "parc: note: %s%s waits on the semaphore at %p\n", what, in, c->wait_obj);
+  }
+  /* Parents waiting at epar, from this activity's construct upwards. */
+  for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL) {
+    int dup = 0;
+    for (int i = 0; i < *nseen && !dup; i++)
+      dup = seen[i] == x;
+    if (dup || *nseen == DEADLOCK_SEEN)
+      continue;
+    seen[(*nseen)++] = x;
+    lock_if(&x->lock);
+    parc_ctx *w = x->waiter;
+    uint64_t left = __atomic_load_n(&x->unfinished, __ATOMIC_RELAXED);
+    uint64_t framed = 0, arrived = x->arrived[x->bar_gen & 1];
+    char at[PARC_CALL_TEXT];
+    if (x->bar_used)
+      framed = framed_places(x, at, sizeof at);
+    unlock_if(&x->lock);
+    char site[512];
+    describe_site(site, sizeof site, x->site);
+    if (framed) /* activities waiting at a stackless sync (frame.c) */
+      fprintf(f,
+              "parc: note: %llu %s of %s %s at %s (%llu of %llu unfinished activities "
+              "arrived)\n",
+              (unsigned long long)framed, framed == 1 ? "activity" : "activities", site,
+              framed == 1 ? "waits" : "wait", at, (unsigned long long)arrived,
+              (unsigned long long)left);
+    if (!w)
+      continue;
+    describe_activity(what, sizeof what, x->parent);
+    fprintf(f, "parc: note: %s waits at the epar of %s for %llu unfinished %s\n", what, site,
+            (unsigned long long)left, left == 1 ? "activity" : "activities");
+  }
+}
+
+void parc_deadlock(void) {
+  FILE *f = stderr;
+  parc_drt *seen[DEADLOCK_SEEN];
   int nseen = 0, notes = 0, more = 0;
   /* Two processors watching the program's own threads may both see them
    * end (watch_foreign): one report. */
@@ -2746,70 +2817,11 @@ void parc_deadlock(void) {
       for (parc_ctx *c = q->blocked; c; c = c->bnext) {
         if ((c->wait_kind == PARC_WAIT_SEM) != (pass == 0))
           continue;
-        parc_batch *b = c->cur_act;
-        if (notes >= MAX_NOTES) {
-          more++;
-          continue;
-        }
-        notes++;
-        /* The activity it runs inline in (same context), if any: when that
-         * is its parent, the activities around are told after it. */
-        int inl = b && (b->outer || c == &root_ctx);
-        int by_parent = inl && b->outer && b->d && b->outer == b->d->parent;
-        describe_activity_in(what, sizeof what, b, by_parent ? 0 : 3);
-        char in[2200] = "";
-        if (inl) {
-          size_t n = (size_t)snprintf(in, sizeof in, ", run inline by ");
-          describe_activity_in(in + n, sizeof in - n, b->outer, by_parent ? 2 : 0);
-          n = strlen(in);
-          snprintf(in + n, sizeof in - n, ",");
-        }
-        if (c->wait_kind == PARC_WAIT_SYNC) {
-          parc_drt *d = c->wait_obj;
-          char at[PARC_CALL_TEXT];
-          sync_place(at, sizeof at, c->wait_site);
-          fprintf(f, "parc: note: %s%s waits at %s (%llu of %llu unfinished activities arrived)\n",
-                  what, in, at, (unsigned long long)d->arrived[d->bar_gen & 1],
-                  (unsigned long long)__atomic_load_n(&d->unfinished, __ATOMIC_RELAXED));
+        if (notes < DEADLOCK_NOTES) {
+          notes++;
+          deadlock_note(f, c, seen, &nseen);
         } else {
-          if (c->wait_site) { /* parc_P_at: the call as the user wrote it */
-            char call[PARC_CALL_TEXT];
-            describe_call(call, sizeof call, "parc_P", c->wait_site);
-            fprintf(f, "parc: note: %s%s waits in %s (the semaphore at %p)\n", what, in, call,
-                    c->wait_obj);
-          } else
-            fprintf(f, "parc: note: %s%s waits on the semaphore at %p\n", what, in, c->wait_obj);
-        }
-        /* Parents waiting at epar, from this activity's construct upwards. */
-        for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL) {
-          int dup = 0;
-          for (int i = 0; i < nseen && !dup; i++)
-            dup = seen[i] == x;
-          if (dup || nseen == MAX_SEEN)
-            continue;
-          seen[nseen++] = x;
-          lock_if(&x->lock);
-          parc_ctx *w = x->waiter;
-          uint64_t left = __atomic_load_n(&x->unfinished, __ATOMIC_RELAXED);
-          uint64_t framed = 0, arrived = x->arrived[x->bar_gen & 1];
-          char at[PARC_CALL_TEXT];
-          if (x->bar_used)
-            framed = framed_places(x, at, sizeof at);
-          unlock_if(&x->lock);
-          char site[512];
-          describe_site(site, sizeof site, x->site);
-          if (framed) /* activities waiting at a stackless sync (frame.c) */
-            fprintf(f,
-                    "parc: note: %llu %s of %s %s at %s (%llu of %llu unfinished activities "
-                    "arrived)\n",
-                    (unsigned long long)framed, framed == 1 ? "activity" : "activities", site,
-                    framed == 1 ? "waits" : "wait", at, (unsigned long long)arrived,
-                    (unsigned long long)left);
-          if (!w)
-            continue;
-          describe_activity(what, sizeof what, x->parent);
-          fprintf(f, "parc: note: %s waits at the epar of %s for %llu unfinished %s\n", what, site,
-                  (unsigned long long)left, left == 1 ? "activity" : "activities");
+          more++;
         }
       }
       unlock_if(&q->blocked_lock);
