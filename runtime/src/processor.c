@@ -830,6 +830,10 @@ static _Noreturn void fork_lost_fatal(void) {
 
 /* ---- Sleeping and waking --------------------------------------------------- */
 
+/* How many times a processor counted in nasleep was woken (see "Deadlock"
+ * at idle(): still_all_asleep). */
+static uint64_t asleep_wakes;
+
 void parc_wake_proc(parc_proc *q) {
   /* The caller published its work under a list lock that the sleeper's
    * re-check also takes, which orders this load after the sleeper's store
@@ -843,6 +847,7 @@ void parc_wake_proc(parc_proc *q) {
     __atomic_fetch_sub(&parc_rt.nsleeping, 1, __ATOMIC_SEQ_CST);
     if (q->asleep) { /* see "Deadlock" at idle() */
       q->asleep = 0;
+      __atomic_fetch_add(&asleep_wakes, 1, __ATOMIC_SEQ_CST);
       __atomic_fetch_sub(&parc_rt.nasleep, 1, __ATOMIC_SEQ_CST);
     }
     pthread_cond_signal(&q->idle_cv);
@@ -1199,6 +1204,21 @@ static void foreign_wait_on(int threads) {
           (unsigned long long)((t - from) / 1000000000), threads);
 }
 
+/* After a look at the threads that found none: was every processor asleep
+ * all along?  The look reads a file per thread (about 100 us at P = 64),
+ * and a thread of the program's own may call parc_V meanwhile, waking a
+ * processor, and end before the look reaches it: the look then finds no
+ * such thread, while the program runs on.  The deadlock was reported from
+ * the count seen before the look, in the middle of a run that went on
+ * (about one run in 500 of a program whose thread gives a unit after each
+ * of ten rounds, under PARC_SCHED=random at P = 8; the report named
+ * activities that were running, or none).  `wakes` is asleep_wakes read
+ * before the look. */
+static int still_all_asleep(uint64_t wakes) {
+  return __atomic_load_n(&parc_rt.nasleep, __ATOMIC_SEQ_CST) == parc_rt.P &&
+         __atomic_load_n(&asleep_wakes, __ATOMIC_SEQ_CST) == wakes;
+}
+
 /* P > 1: p's count made nasleep P while threads of the program's own ran
  * (idle_wait, idle_mu held, p asleep).  Sleep a poll period; then, still
  * asleep, report if the count is still P and those threads have ended.
@@ -1208,6 +1228,7 @@ static int watch_foreign(parc_proc *p) {
   foreign_nap(p);
   if (!p->sleeping || p->quit)
     return 0;
+  uint64_t wakes = __atomic_load_n(&asleep_wakes, __ATOMIC_SEQ_CST);
   if (__atomic_load_n(&parc_rt.nasleep, __ATOMIC_SEQ_CST) != parc_rt.P)
     return 0;
   int n = foreign_threads();
@@ -1215,6 +1236,8 @@ static int watch_foreign(parc_proc *p) {
     foreign_wait_on(n);
     return 1;
   }
+  if (!still_all_asleep(wakes))
+    return 0;
   pthread_mutex_unlock(&p->idle_mu);
   __atomic_store_n(&foreign_ended, 1, __ATOMIC_RELAXED);
   parc_deadlock();
@@ -1232,6 +1255,10 @@ static void idle_single(parc_proc *p) {
       return;
     int n = foreign_threads();
     if (!n) {
+      /* A thread that posted a parc_V after the check above and ended
+       * before the look is not a deadlock (still_all_asleep). */
+      if (parc_sem_posted())
+        continue;
       __atomic_store_n(&foreign_ended, waited, __ATOMIC_RELAXED);
       parc_deadlock();
     }
@@ -1275,7 +1302,9 @@ void parc_sem_posted_wake(void) {
  * threads have ended, and reports only then (watch_foreign).  A parc_V
  * from one of them readies a context as any parc_V does, which wakes its
  * processor and takes that one out of the count.  Without such threads,
- * the report comes at once, as before.  (Signal handlers remain outside
+ * the report comes at once, as before; but only if no processor was woken
+ * while it looked for them (still_all_asleep): a thread may give its unit
+ * and end during the look.  (Signal handlers remain outside
  * the model.)
  *
  * Spinning.  An idle processor spins PARC_SPIN_NS before it sleeps, so
@@ -1320,12 +1349,16 @@ static void idle_wait(parc_proc *p) {
     if (p->sleeping) {
       p->asleep = 1;
       if (__atomic_add_fetch(&parc_rt.nasleep, 1, __ATOMIC_SEQ_CST) == parc_rt.P) {
-        if (!foreign_threads()) {
-          pthread_mutex_unlock(&p->idle_mu);
-          parc_deadlock();
+        uint64_t wakes = __atomic_load_n(&asleep_wakes, __ATOMIC_SEQ_CST);
+        int threads = foreign_threads();
+        if (still_all_asleep(wakes)) {
+          if (!threads) {
+            pthread_mutex_unlock(&p->idle_mu);
+            parc_deadlock();
+          }
+          watch = 1; /* see "Deadlock" */
+          foreign_wait_begin();
         }
-        watch = 1; /* see "Deadlock" */
-        foreign_wait_begin();
       }
     }
     /* With more processors than CPUs, each sleeper renews less often, so
