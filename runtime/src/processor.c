@@ -1180,12 +1180,11 @@ static void foreign_nap(parc_proc *p) {
 
 /* A look made while every processor was asleep found threads of the
  * program's own: a deadlock reported later says that they have ended.
- * Set where the look found them, not where the last look found none: that
+ * Set where a look finds them, not where the last look finds none: that
  * one may be another processor's, in idle_wait, after a wake-up during
- * the wait (a watcher's look that sees a wake-up leaves the next look to
- * the processor whose count reaches P: still_all_asleep), and the note was
- * missing from the report in 4 of 60 runs of foreign_v.pc's `exit` at
- * P = 4, before that check too.  Atomic: several processors may look. */
+ * the wait (a watcher whose look saw a wake-up leaves the next look to the
+ * processor whose count next reaches P: still_all_asleep).  Atomic:
+ * several processors may look. */
 static int foreign_waited;
 static void foreign_seen_waiting(void) {
   __atomic_store_n(&foreign_waited, 1, __ATOMIC_RELAXED);
@@ -1214,8 +1213,7 @@ static void foreign_wait_on(int threads) {
 }
 
 /* After a look at the threads that found none: was every processor asleep
- * all along?  The look reads a file per thread (about 100 us at P = 64),
- * and a thread of the program's own may call parc_V meanwhile, waking a
+ * all along?  The look reads a file per thread, and a thread of the program's own may call parc_V meanwhile, waking a
  * processor, and end before the look reaches it: the look then finds no
  * such thread, while the program runs on.  The deadlock was reported from
  * the count seen before the look, in the middle of a run that went on
