@@ -1657,12 +1657,26 @@ SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
   llvm::StringSaver Saver(Alloc);
   bool AfterHash = false, InDirective = false;
   int Depth = 0;
+  // `faa` at file scope declares a faa of its own when a type comes before
+  // it (`static int faa(`, `long *faa(`), or, with nothing before it (a K&R
+  // definition, `faa(p, v) int *p; ...`), when a name or `)` follows its
+  // `(`.  Not a call such as `faa(&n, 1);` that a missing `{` left at file
+  // scope: parc.h was then not included, and the first errors were
+  // "unknown type name 'parc_sem_t'" in the program's headers, before the
+  // real one (tester: a parblock section without its `{`).
+  tok::TokenKind Prev = tok::unknown; // the last token outside directives
+  int KnrFaa = 0; // 1: `faa` seen with nothing before it; 2: and its `(`
   for (bool Done = false; !Done;) {
     Done = L.LexFromRawLexer(T);
     if (T.is(tok::eof))
       break;
     if (T.isAtStartOfLine())
       InDirective = false;
+    if (!InDirective && !(T.is(tok::hash) && T.isAtStartOfLine())) {
+      if (KnrFaa == 2 && (T.is(tok::raw_identifier) || T.is(tok::r_paren)))
+        R.DeclaresFaa = true;
+      KnrFaa = KnrFaa == 1 && T.is(tok::l_paren) ? 2 : 0;
+    }
     if (T.is(tok::raw_identifier)) {
       StringRef S = identifierOf(T, Saver);
       if (AfterHash && (S == "if" || S == "ifdef" || S == "ifndef"))
@@ -1673,8 +1687,12 @@ SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
         KW W = classify(S);
         if (W != KW::None && W < KW::If)
           R.HasKeyword = true;
-        if (S == "faa" && Depth == 0)
-          R.DeclaresFaa = true;
+        if (S == "faa" && Depth == 0) {
+          if (Prev == tok::raw_identifier || Prev == tok::star || Prev == tok::l_paren)
+            R.DeclaresFaa = true;
+          else if (Prev == tok::unknown || Prev == tok::semi || Prev == tok::r_brace)
+            KnrFaa = 1;
+        }
       }
     } else if (AfterHash && T.is(tok::numeric_constant)) {
       R.HasLineDirective = true;
@@ -1685,6 +1703,8 @@ SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
     }
     AfterHash = T.is(tok::hash) && T.isAtStartOfLine();
     InDirective |= AfterHash;
+    if (!InDirective)
+      Prev = T.getKind();
   }
   return R;
 }

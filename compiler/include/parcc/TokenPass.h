@@ -136,8 +136,9 @@ struct SourceScan {
   /// A `#line` directive or a GNU line marker (`# 12 "file"`): the
   /// preprocessor tells what lines it gives.
   bool HasLineDirective = false;
-  /// `faa` at file scope: the file declares a faa of its own (plain C that
-  /// never meant parc.h's macro), so parc.h is not force-included.
+  /// `faa` declared at file scope (scanSource tells a declaration from a
+  /// call): the file declares a faa of its own (plain C that never meant
+  /// parc.h's macro), so parc.h is not force-included.
   bool DeclaresFaa = false;
 };
 SourceScan scanSource(llvm::StringRef Text, const clang::LangOptions &LangOpts);
