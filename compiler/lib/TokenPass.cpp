@@ -1672,7 +1672,8 @@ SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
       break;
     if (T.isAtStartOfLine())
       InDirective = false;
-    if (!InDirective && !(T.is(tok::hash) && T.isAtStartOfLine())) {
+    bool Hash = T.is(tok::hash) && T.isAtStartOfLine();
+    if (!InDirective && !Hash) {
       if (KnrFaa == 2 && (T.is(tok::raw_identifier) || T.is(tok::r_paren)))
         R.DeclaresFaa = true;
       KnrFaa = KnrFaa == 1 && T.is(tok::l_paren) ? 2 : 0;
@@ -1701,7 +1702,7 @@ SourceScan scanSource(StringRef Text, const LangOptions &LangOpts) {
     } else if (!InDirective && isCloser(T.getKind()) && Depth > 0) {
       --Depth;
     }
-    AfterHash = T.is(tok::hash) && T.isAtStartOfLine();
+    AfterHash = Hash;
     InDirective |= AfterHash;
     if (!InDirective)
       Prev = T.getKind();

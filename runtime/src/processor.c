@@ -831,7 +831,7 @@ static _Noreturn void fork_lost_fatal(void) {
 /* ---- Sleeping and waking --------------------------------------------------- */
 
 /* How many times a processor counted in nasleep was woken (see "Deadlock"
- * at idle(): still_all_asleep). */
+ * at idle(): look_all_asleep). */
 static uint64_t asleep_wakes;
 
 void parc_wake_proc(parc_proc *q) {
@@ -1183,7 +1183,7 @@ static void foreign_nap(parc_proc *p) {
  * Set where a look finds them, not where the last look finds none: that
  * one may be another processor's, in idle_wait, after a wake-up during
  * the wait (a watcher whose look saw a wake-up leaves the next look to the
- * processor whose count next reaches P: still_all_asleep).  Atomic:
+ * processor whose count next reaches P: look_all_asleep).  Atomic:
  * several processors may look. */
 static int foreign_waited;
 static void foreign_seen_waiting(void) {
@@ -1212,18 +1212,28 @@ static void foreign_wait_on(int threads) {
           (unsigned long long)((t - from) / 1000000000), threads);
 }
 
-/* After a look at the threads that found none: was every processor asleep
- * all along?  The look reads a file per thread, and a thread of the program's own may call parc_V meanwhile, waking a
- * processor, and end before the look reaches it: the look then finds no
- * such thread, while the program runs on.  The deadlock was reported from
- * the count seen before the look, in the middle of a run that went on
- * (about one run in 500 of a program whose thread gives a unit after each
- * of ten rounds, under PARC_SCHED=random at P = 8; the report named
- * activities that were running, or none).  `wakes` is asleep_wakes read
- * before the look. */
-static int still_all_asleep(uint64_t wakes) {
-  return __atomic_load_n(&parc_rt.nasleep, __ATOMIC_SEQ_CST) == parc_rt.P &&
-         __atomic_load_n(&asleep_wakes, __ATOMIC_SEQ_CST) == wakes;
+/* P > 1: look at the program's own threads while every processor is
+ * asleep: how many there are, or -1 if a processor was woken before or
+ * during the look, which then decides nothing.  The look reads a file per
+ * thread, and a thread may call parc_V meanwhile, waking a processor, and
+ * end before the look reaches it: the look then finds no such thread while
+ * the program runs on.  The deadlock was reported from the count read
+ * before the look, in the middle of a run that went on (about one run in
+ * 500 of a program whose thread gives a unit after each of ten rounds,
+ * under PARC_SCHED=random at P = 8; the report named activities that were
+ * running, or none).  So the look counts only if, after it, nasleep is
+ * still P and no processor counted in it was woken (asleep_wakes). */
+static int look_all_asleep(void) {
+  uint64_t wakes = __atomic_load_n(&asleep_wakes, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&parc_rt.nasleep, __ATOMIC_SEQ_CST) != parc_rt.P)
+    return -1;
+  int n = foreign_threads();
+  if (__atomic_load_n(&parc_rt.nasleep, __ATOMIC_SEQ_CST) != parc_rt.P ||
+      __atomic_load_n(&asleep_wakes, __ATOMIC_SEQ_CST) != wakes)
+    return -1;
+  if (n)
+    foreign_seen_waiting();
+  return n;
 }
 
 /* P > 1: p's count made nasleep P while threads of the program's own ran
@@ -1235,17 +1245,13 @@ static int watch_foreign(parc_proc *p) {
   foreign_nap(p);
   if (!p->sleeping || p->quit)
     return 0;
-  uint64_t wakes = __atomic_load_n(&asleep_wakes, __ATOMIC_SEQ_CST);
-  if (__atomic_load_n(&parc_rt.nasleep, __ATOMIC_SEQ_CST) != parc_rt.P)
+  int n = look_all_asleep();
+  if (n < 0)
     return 0;
-  int n = foreign_threads();
   if (n) {
-    foreign_seen_waiting();
     foreign_wait_on(n);
     return 1;
   }
-  if (!still_all_asleep(wakes))
-    return 0;
   pthread_mutex_unlock(&p->idle_mu);
   parc_deadlock();
 }
@@ -1263,7 +1269,7 @@ static void idle_single(parc_proc *p) {
     int n = foreign_threads();
     if (!n) {
       /* A thread that posted a parc_V after the check above and ended
-       * before the look is not a deadlock (still_all_asleep). */
+       * before the look is not a deadlock (look_all_asleep). */
       if (parc_sem_posted())
         continue;
       parc_deadlock();
@@ -1310,7 +1316,7 @@ void parc_sem_posted_wake(void) {
  * from one of them readies a context as any parc_V does, which wakes its
  * processor and takes that one out of the count.  Without such threads,
  * the report comes at once, as before; but only if no processor was woken
- * while it looked for them (still_all_asleep): a thread may give its unit
+ * while it looked for them (look_all_asleep): a thread may give its unit
  * and end during the look.  (Signal handlers remain outside
  * the model.)
  *
@@ -1356,15 +1362,13 @@ static void idle_wait(parc_proc *p) {
     if (p->sleeping) {
       p->asleep = 1;
       if (__atomic_add_fetch(&parc_rt.nasleep, 1, __ATOMIC_SEQ_CST) == parc_rt.P) {
-        uint64_t wakes = __atomic_load_n(&asleep_wakes, __ATOMIC_SEQ_CST);
-        int threads = foreign_threads();
-        if (still_all_asleep(wakes)) {
-          if (!threads) {
-            pthread_mutex_unlock(&p->idle_mu);
-            parc_deadlock();
-          }
+        int threads = look_all_asleep();
+        if (threads == 0) {
+          pthread_mutex_unlock(&p->idle_mu);
+          parc_deadlock();
+        }
+        if (threads > 0) {
           watch = 1; /* see "Deadlock" */
-          foreign_seen_waiting();
           foreign_wait_begin();
         }
       }
