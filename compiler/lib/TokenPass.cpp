@@ -567,15 +567,17 @@ private:
   }
   /// Token I, at the top level of header part F.Part (FROM, TO or STEP),
   /// cannot continue that expression: the user left out the part's ';' and
-  /// went on with the body.  A '{' (not a compound literal's, after ')'), or
-  /// a word that starts a new line right after an identifier or a constant
-  /// (`parfor int i; 0; 9; 1` then `a[i] = i;`), which no C expression
-  /// allows.  Without this the body became part of the expression and the
-  /// error named a parenthesis parcc wrote.
+  /// went on with the body.  A '{' (not a compound literal's, after a
+  /// parenthesised type name), or a word that starts a new line right after
+  /// an identifier or a constant (`parfor int i; 0; 9; 1` then `a[i] =
+  /// i;`), which no C expression allows.  Without this the body became part
+  /// of the expression and the error named a parenthesis parcc wrote, or
+  /// the end of the body (`parfor int i; 0; 9; (1)` then `{ ... }`).
   bool missingHeaderSemi(const Frame &F, size_t I) {
     const RTok &T = Toks[I];
     if (T.Kind == tok::l_brace)
-      return I == F.PartStart || Toks[I - 1].Kind != tok::r_paren;
+      return I == F.PartStart || Toks[I - 1].Kind != tok::r_paren ||
+             !compoundLiteralType(F, I - 1);
     if (I == F.PartStart || T.Kind != tok::raw_identifier)
       return false;
     const RTok &P = Toks[I - 1];
@@ -584,6 +586,7 @@ private:
     unsigned End = P.Off + P.Len;
     return Operand && SM.getBufferData(FID).substr(End, T.Off - End).contains('\n');
   }
+  bool compoundLiteralType(const Frame &F, size_t Close);
   bool checkColonColon();
   bool closesAround(size_t From, size_t Depth) const;
   bool constructExtent(size_t Kw, unsigned &Begin, unsigned &End) const;
@@ -826,6 +829,48 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
   F.PartStart = I + 1;
   if (F.Part < 4)
     F.PartStarts[F.Part] = I + 1;
+  return true;
+}
+
+/// Can the parenthesised group that ends at Toks[Close] (`)`, in a part of
+/// header F) be the type name of a compound literal, `(T){...}`?  Not if it
+/// holds a constant, a string or an operator other than `*` outside
+/// brackets, or starts with anything but a word: `(1)`, `(n + 1)` and
+/// `(n - 1) * 2` are expressions, so the '{' after them opens the body.  A
+/// single name that is not a keyword, `(step)`, may be a typedef's; it is
+/// taken for one unless the '{' starts a new line, where a body's brace
+/// stands and a compound literal's hardly does.
+bool TokenPass::compoundLiteralType(const Frame &F, size_t Close) {
+  size_t Open = Close;
+  unsigned Depth = 0;
+  for (;; --Open) {
+    if (Open < F.PartStart)
+      return true; // not paired in this part: leave it to Clang
+    if (isCloser(Toks[Open].Kind))
+      ++Depth;
+    else if (isOpener(Toks[Open].Kind) && --Depth == 0)
+      break;
+  }
+  if (Toks[Open].Kind != tok::l_paren || Open + 1 == Close ||
+      Toks[Open + 1].Kind != tok::raw_identifier)
+    return false;
+  Depth = 0;
+  for (size_t K = Open + 1; K < Close; ++K) {
+    tok::TokenKind Kind = Toks[K].Kind;
+    if (Kind == tok::l_square)
+      ++Depth;
+    else if (Kind == tok::r_square && Depth)
+      --Depth;
+    else if (Depth == 0 && Kind != tok::raw_identifier && Kind != tok::star &&
+             Kind != tok::l_paren && Kind != tok::r_paren && Kind != tok::comma &&
+             Kind != tok::ellipsis)
+      return false;
+  }
+  const RTok &Name = Toks[Open + 1];
+  if (Open + 2 == Close && !isKeyword(Name.Ident)) {
+    unsigned End = Toks[Close].Off + Toks[Close].Len;
+    return !SM.getBufferData(FID).substr(End, Toks[Close + 1].Off - End).contains('\n');
+  }
   return true;
 }
 
