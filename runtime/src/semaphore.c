@@ -77,6 +77,8 @@ typedef struct parc_sem_rt {
   int nwoken; /* waiters woken to try again that have not tried yet */
   int spinning; /* contexts in spin_take now (atomic, relaxed: a hint) */
   parc_ctx *tail;
+  unsigned posted; /* P = 1: parc_V's of the program's own threads that
+                      processor 0 has not done yet (atomic; post_V) */
 } parc_sem_rt;
 
 /* A semaphore parc_sem_init has not set up: parc_P and parc_V took its
@@ -147,6 +149,7 @@ void parc_sem_init(parc_sem_t *s, int value) {
   r->spinning = 0;
   r->head = r->tail = NULL;
   r->watch = 0;
+  r->posted = 0;
   r->magic = PARC_SEM_MAGIC;
 }
 
@@ -300,7 +303,17 @@ static int spin_take(parc_proc *p, parc_sem_rt *r, int single, int woken) {
  * such threads exist instead of reporting a deadlock), and before a
  * parc_P of its own parks (sem_P_slow).  At P = 1 only one activity runs
  * at a time, so the unit arrives no later than anyone could have used
- * it, except by a parc_P that finds it free without waiting. */
+ * it, except by a parc_P that finds it free without waiting.
+ *
+ * A post is counted in the semaphore (`posted`); only the post that finds
+ * the count at 0 pushes a record of the semaphore and wakes processor 0.
+ * While a record is listed the count stays above 0 (processor 0 swaps it
+ * out only after taking the record off the list), so a later post only
+ * counts, and every counted post is done by the record's taker.  A thread
+ * that signals while processor 0 computes holds one record per semaphore,
+ * not one per parc_V: 10 million parc_V of a timer thread held 32 bytes
+ * each (314 MB) until processor 0 got to them, and a mutex and a condition
+ * signal each. */
 typedef struct posted_v {
   parc_sem_rt *r;
   struct posted_v *next;
@@ -311,13 +324,18 @@ static posted_v *posted; /* atomic: a stack; any thread pushes, processor 0 empt
 int parc_sem_posted(void) { return __atomic_load_n(&posted, __ATOMIC_RELAXED) != NULL; }
 
 static __attribute__((noinline, cold)) void post_V(parc_sem_rt *r) {
+  /* release: what the thread wrote before its parc_V is seen by the
+   * activity the unit wakes (processor 0 swaps the count with acquire). */
+  unsigned before = __atomic_fetch_add(&r->posted, 1, __ATOMIC_RELEASE);
+  if (before >= INT_MAX) /* more units than the semaphore can hold */
+    parc_fatal_sem_overflow(r, NULL);
+  if (before)
+    return; /* listed already, or being taken: its taker does this one too */
   posted_v *v = malloc(sizeof *v);
   if (!v)
     parc_fatal_oom("the record of a parc_V");
   v->r = r;
   v->next = __atomic_load_n(&posted, __ATOMIC_RELAXED);
-  /* release: what the thread wrote before its parc_V is seen by the
-   * activity the unit wakes (processor 0 takes the list with acquire). */
   while (!__atomic_compare_exchange_n(&posted, &v->next, v, 1, __ATOMIC_RELEASE,
                                       __ATOMIC_RELAXED))
     ;
@@ -337,7 +355,8 @@ int parc_sem_take_posted(void) {
   int n = 0;
   for (; order; n++) {
     posted_v *next = order->next;
-    parc_V((parc_sem_t *)(void *)order->r);
+    for (unsigned k = __atomic_exchange_n(&order->r->posted, 0, __ATOMIC_ACQUIRE); k; k--)
+      parc_V((parc_sem_t *)(void *)order->r);
     free(order);
     order = next;
   }
