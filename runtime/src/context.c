@@ -223,20 +223,23 @@ static _Noreturn void env_oom(const parc_site *s, const char *what, int err) {
     parc_fatal(1,
                "out of memory for activity stacks: cannot map an envelope of %zu KiB%s: the "
                "address-space limit (ulimit -v %llu) is reached: %llu envelope%s exist%s (one for "
-               "each activity blocked at once, and one for each processor but main's to run "
-               "activities in, %zu KiB each with its guard region)%s; %s%s"
+               "each activity blocked at once, one for each processor but main's to run "
+               "activities in, and free ones kept for reuse, up to %d a processor; %zu KiB "
+               "each with its guard region)%s; %s%s"
                "or a larger ulimit -v, may help",
                parc_rt.stack_size / 1024, where, (unsigned long long)limit,
-               (unsigned long long)envs, envs_s, exist_s, env_span() / 1024, heaps,
+               (unsigned long long)envs, envs_s, exist_s, PARC_POOL_LOCAL + PARC_POOL_MOVE,
+               env_span() / 1024, heaps,
                smaller ? "a smaller PARC_STACK_SIZE, " : "fewer activities blocked at once, ",
                arenas ? "MALLOC_ARENA_MAX=1, " : "");
   }
   parc_fatal(1,
              "out of memory for activity stacks: cannot %s an envelope of %zu KiB%s: %s; "
-             "%llu envelope%s exist%s (one for each activity blocked at once, and one for each "
-             "processor but main's to run activities in)%s",
+             "%llu envelope%s exist%s (one for each activity blocked at once, one for each "
+             "processor but main's to run activities in, and free ones kept for reuse, up to "
+             "%d a processor)%s",
              what, parc_rt.stack_size / 1024, where, strerror(err),
-             (unsigned long long)envs, envs_s, exist_s,
+             (unsigned long long)envs, envs_s, exist_s, PARC_POOL_LOCAL + PARC_POOL_MOVE,
              err == ENOMEM && !strcmp(what, "protect")
                  ? " (the process has too many memory mappings: see /proc/sys/vm/max_map_count)"
              : smaller ? "; a smaller PARC_STACK_SIZE may help"
