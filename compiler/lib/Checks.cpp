@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 using namespace clang;
@@ -1142,7 +1143,10 @@ void checkAbiNames(Session &S) {
 /// faa on an object that is not an integer: Clang takes a float or a
 /// pointer (a pointer goes up by bytes, not elements) and GCC refuses them in
 /// the emitted C; say so at the user's faa, the same for either back end.
-/// A 128-bit integer is refused too (it would need libatomic).
+/// A 128-bit integer is refused too (it would need libatomic).  On a _Bool,
+/// GCC refuses the builtin and Clang adds to the byte, so the user's `faa`
+/// becomes parc_abi.h's parc_faa_bool_ (a compare-and-swap loop), where
+/// the user wrote it.
 class FaaChecker : public RecursiveASTVisitor<FaaChecker> {
 public:
   explicit FaaChecker(Session &S) : S(S) {}
@@ -1178,7 +1182,11 @@ public:
       S.note(At, "guard a wider integer with a semaphore");
       return true;
     }
-    if (P->isIntegerType() && !Bool) {
+    // A _Bool (not an enum on bool, which is not one by name): faa where
+    // the user wrote it, in this file, becomes parc_faa_bool_.
+    SourceLocation Name = S.SM.getImmediateExpansionRange(L).getBegin();
+    bool BoolInPlace = P->isBooleanType() && Name.isFileID() && S.inMainFile(Name);
+    if (P->isIntegerType() && (!Bool || BoolInPlace)) {
       // The value added: Clang only warns of a pointer made an integer
       // (`faa(&n, "a")`, `faa(&n, p)`), and the sum is an address.
       const Expr *V = E->getVal1() ? E->getVal1()->IgnoreParenImpCasts() : nullptr;
@@ -1187,14 +1195,22 @@ public:
             << V->getType().getAsString();
         S.note(S.SM.getExpansionLoc(L), "faa(p, v) adds the integer v to *p and returns "
                                         "what *p held");
+      } else if (BoolInPlace) {
+        unsigned Off = S.offset(Name);
+        S.Edits.replace(Off, Off + strlen("faa"), "parc_faa_bool_");
       } else if (V && V->getType()->isRealFloatingType()) {
         floatValue(V, P.getUnqualifiedType());
       }
       return true;
     }
     S.error(At, "'faa' needs a pointer to an integer object, not '%0'") << T.getAsString();
-    S.note(At, "faa atomically adds to an integer (int, unsigned, long, size_t, ...); "
-               "guard other objects with a semaphore");
+    if (P->isBooleanType())
+      S.note(At, "faa on a _Bool is written by parcc as a loop of its own, which it can "
+                 "write only where 'faa' itself is written in the .pc file, not in a macro "
+                 "or a header");
+    else
+      S.note(At, "faa atomically adds to an integer (int, unsigned, long, size_t, ...); "
+                 "guard other objects with a semaphore");
     return true;
   }
   /// A floating value converts to *p's type, as in C, but parc.h is a

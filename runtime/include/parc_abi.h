@@ -215,6 +215,25 @@ __attribute__((__weak__)) void parc_poll_slow(void) {
 }
 #endif
 
+/* faa on a _Bool object (contract, section 3: faa works for every integer
+ * type).  GCC's __atomic_fetch_add refuses a _Bool, and Clang's adds to its
+ * byte (true + 1 made 2).  parcc writes parc_faa_bool_ in place of the
+ * user's `faa` where *p is a _Bool (Checks.cpp, FaaChecker):
+ *     faa(&done, 1)   ->   parc_faa_bool_(&done, 1)
+ * *p becomes *p + v converted to _Bool, as `*p += v` makes it, atomically;
+ * the value is the old one.  p and v are evaluated once.                   */
+#define parc_faa_bool_(p, v)                                                   \
+  __extension__({                                                              \
+    volatile _Bool *parc_fb_p_ = (p);                                          \
+    __typeof__((v) + 0) parc_fb_v_ = (v);                                      \
+    _Bool parc_fb_o_ = __atomic_load_n(parc_fb_p_, __ATOMIC_RELAXED);         \
+    while (!__atomic_compare_exchange_n(parc_fb_p_, &parc_fb_o_,               \
+                                        (_Bool)(parc_fb_o_ + parc_fb_v_), 0,   \
+                                        __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))   \
+      ;                                                                        \
+    parc_fb_o_;                                                                \
+  })
+
 static __inline__ void parc_poll(void) {
   if (__builtin_expect(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) != 0, 0))
     parc_poll_slow();
