@@ -323,12 +323,12 @@ static posted_v *posted; /* atomic: a stack; any thread pushes, processor 0 empt
 
 int parc_sem_posted(void) { return __atomic_load_n(&posted, __ATOMIC_RELAXED) != NULL; }
 
-static __attribute__((noinline, cold)) void post_V(parc_sem_rt *r) {
+static __attribute__((noinline, cold)) void post_V(parc_sem_rt *r, const parc_wait_site *site) {
   /* release: what the thread wrote before its parc_V is seen by the
    * activity the unit wakes (processor 0 swaps the count with acquire). */
   unsigned before = __atomic_fetch_add(&r->posted, 1, __ATOMIC_RELEASE);
   if (before >= INT_MAX) /* more units than the semaphore can hold */
-    parc_fatal_sem_overflow(r, NULL);
+    parc_fatal_sem_overflow(r, site);
   if (before)
     return; /* listed already, or being taken: its taker does this one too */
   posted_v *v = malloc(sizeof *v);
@@ -484,7 +484,7 @@ static inline __attribute__((always_inline)) void sem_V(parc_sem_t *s,
   int single = parc_rt.single;
   if (single) {
     if (PARC_UNLIKELY(!parc_self()) && !parc_main_proc()) {
-      post_V(r); /* a thread of the program's own (above) */
+      post_V(r, site); /* a thread of the program's own (above) */
       return;
     }
   } else {
