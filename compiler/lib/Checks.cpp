@@ -1170,27 +1170,40 @@ public:
     // A 128-bit integer: the back ends call libatomic's
     // __atomic_fetch_add_16, which no PARC link has, so the program failed
     // at the link with a message naming neither faa nor the user's line.
-    if (P->isIntegerType() && !Bool && !P->isDependentType() && S.Ctx.getTypeSize(P) > 64) {
-      std::string Name = P.getUnqualifiedType().getAsString(),
+    // Where the user wrote the faa it becomes parc_abi.h's parc_faa_wide_
+    // (an add under a lock of libparc's); in a macro or a header, an error.
+    SourceLocation Name = S.SM.getImmediateExpansionRange(L).getBegin();
+    bool InPlace = Name.isFileID() && S.inMainFile(Name);
+    const Expr *V = E->getVal1() ? E->getVal1()->IgnoreParenImpCasts() : nullptr;
+    bool PointerValue = V && (V->getType()->isPointerType() || V->getType()->isArrayType());
+    if (P->isIntegerType() && !Bool && !P->isDependentType() && S.Ctx.getTypeSize(P) > 64 &&
+        InPlace && !PointerValue && S.Ctx.getTypeSize(P) == 128 && !P->isEnumeralType() &&
+        !P->isBitIntType()) {
+      unsigned Off = S.offset(Name);
+      S.Edits.replace(Off, Off + strlen("faa"), "parc_faa_wide_");
+      return true;
+    }
+    if (P->isIntegerType() && !Bool && !P->isDependentType() && S.Ctx.getTypeSize(P) > 64 &&
+        !PointerValue) {
+      std::string TypeName = P.getUnqualifiedType().getAsString(),
                   Canon = P.getCanonicalType().getUnqualifiedType().getAsString();
-      Name = "'" + Name + "'";
+      TypeName = "'" + TypeName + "'";
       if (Canon != P.getUnqualifiedType().getAsString())
-        Name += " (aka '" + Canon + "')";
-      S.error(At, "'faa' on %0 (%1 bits) is not supported: faa adds atomically to "
-                  "integers of at most 64 bits")
-          << Name << unsigned(S.Ctx.getTypeSize(P));
-      S.note(At, "guard a wider integer with a semaphore");
+        TypeName += " (aka '" + Canon + "')";
+      S.error(At, "'faa' on %0 (%1 bits) is not supported here: faa adds atomically to "
+                  "integers of at most 64 bits, and to a 128-bit one where 'faa' itself is "
+                  "written in the .pc file, not in a macro or a header")
+          << TypeName << unsigned(S.Ctx.getTypeSize(P));
+      S.note(At, "guard such an integer with a semaphore");
       return true;
     }
     // A _Bool (not an enum on bool, which is not one by name): faa where
     // the user wrote it, in this file, becomes parc_faa_bool_.
-    SourceLocation Name = S.SM.getImmediateExpansionRange(L).getBegin();
-    bool BoolInPlace = P->isBooleanType() && Name.isFileID() && S.inMainFile(Name);
+    bool BoolInPlace = P->isBooleanType() && InPlace;
     if (P->isIntegerType() && (!Bool || BoolInPlace)) {
       // The value added: Clang only warns of a pointer made an integer
       // (`faa(&n, "a")`, `faa(&n, p)`), and the sum is an address.
-      const Expr *V = E->getVal1() ? E->getVal1()->IgnoreParenImpCasts() : nullptr;
-      if (V && (V->getType()->isPointerType() || V->getType()->isArrayType())) {
+      if (PointerValue) {
         S.error(S.SM.getExpansionLoc(L), "'faa' adds an integer, not '%0'")
             << V->getType().getAsString();
         S.note(S.SM.getExpansionLoc(L), "faa(p, v) adds the integer v to *p and returns "

@@ -234,6 +234,29 @@ __attribute__((__weak__)) void parc_poll_slow(void) {
     parc_fb_o_;                                                                \
   })
 
+/* faa on an integer wider than 64 bits (__int128): no add of that width
+ * is atomic without libatomic, which a PARC link does not use.  parcc
+ * writes parc_faa_wide_ in place of the user's `faa` where *p is one
+ * (Checks.cpp, FaaChecker):
+ *     faa(&total, x)   ->   parc_faa_wide_(&total, x)
+ * The add is made under one of libparc's locks, chosen by the object's
+ * address (parc_faa_lock / parc_faa_unlock, semaphore.c): atomic with
+ * respect to every other faa on that object, which is what faa promises.
+ * The sum wraps as the 64-bit faa's does; the value is the old one.      */
+void parc_faa_lock(const volatile void *p);
+void parc_faa_unlock(const volatile void *p);
+#define parc_faa_wide_(p, v)                                                   \
+  __extension__({                                                              \
+    __typeof__(*(p)) *parc_fw_p_ = (p);                                        \
+    __typeof__(*(p) + 0) parc_fw_v_ = (__typeof__(*(p) + 0))(v), parc_fw_o_;  \
+    parc_faa_lock(parc_fw_p_);                                                 \
+    parc_fw_o_ = *parc_fw_p_;                                                  \
+    *parc_fw_p_ = (__typeof__(*(p) + 0))((unsigned __int128)parc_fw_o_ +       \
+                                         (unsigned __int128)parc_fw_v_);       \
+    parc_faa_unlock(parc_fw_p_);                                               \
+    parc_fw_o_;                                                                \
+  })
+
 static __inline__ void parc_poll(void) {
   if (__builtin_expect(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) != 0, 0))
     parc_poll_slow();

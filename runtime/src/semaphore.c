@@ -363,6 +363,25 @@ int parc_sem_take_posted(void) {
   return n;
 }
 
+/* ---- faa on integers wider than 64 bits (parc_abi.h, parc_faa_wide_) -------
+ * One of FAA_LOCKS spin locks, by the object's address (16-byte objects:
+ * the low 4 bits say nothing), each on a cache line of its own.  Held for
+ * a load, an add and a store, with no poll or switch in between; any
+ * thread may take one, at any P (a thread of the program's own too). */
+enum { FAA_LOCKS = 64 };
+static struct {
+  _Alignas(PARC_CACHELINE) parc_spin l;
+} faa_locks[FAA_LOCKS];
+
+static parc_spin *faa_lock_of(const volatile void *p) {
+  uintptr_t a = (uintptr_t)p >> 4;
+  return &faa_locks[(a ^ (a >> 6) ^ (a >> 12)) % FAA_LOCKS].l;
+}
+
+void parc_faa_lock(const volatile void *p) { parc_spin_lock(faa_lock_of(p)); }
+
+void parc_faa_unlock(const volatile void *p) { parc_spin_unlock(faa_lock_of(p)); }
+
 /* parc_P past its fast path: no unit was free on entry.  `site` is
  * parc_P_at's call site (parc_abi.h), NULL for parc_P: the context keeps it
  * while it waits, for the deadlock report. */
