@@ -1143,10 +1143,12 @@ void checkAbiNames(Session &S) {
 /// faa on an object that is not an integer: Clang takes a float or a
 /// pointer (a pointer goes up by bytes, not elements) and GCC refuses them in
 /// the emitted C; say so at the user's faa, the same for either back end.
-/// A 128-bit integer is refused too (it would need libatomic).  On a _Bool,
-/// GCC refuses the builtin and Clang adds to the byte, so the user's `faa`
-/// becomes parc_abi.h's parc_faa_bool_ (a compare-and-swap loop), where
-/// the user wrote it.
+/// Two integer types the builtin cannot take become parc_abi.h's own code,
+/// where the user wrote the faa (a macro or a header cannot be changed):
+/// a 128-bit integer (libatomic's add, which no PARC link has) becomes
+/// parc_faa_wide_, an add under a lock of libparc's; a _Bool (GCC refuses
+/// the builtin, Clang adds to the byte) becomes parc_faa_bool_, a
+/// compare-and-swap loop.
 class FaaChecker : public RecursiveASTVisitor<FaaChecker> {
 public:
   explicit FaaChecker(Session &S) : S(S) {}
@@ -1174,17 +1176,19 @@ public:
     // (an add under a lock of libparc's); in a macro or a header, an error.
     SourceLocation Name = S.SM.getImmediateExpansionRange(L).getBegin();
     bool InPlace = Name.isFileID() && S.inMainFile(Name);
+    auto RewriteFaa = [&](const char *To) {
+      unsigned Off = S.offset(Name);
+      S.Edits.replace(Off, Off + strlen("faa"), To);
+    };
     const Expr *V = E->getVal1() ? E->getVal1()->IgnoreParenImpCasts() : nullptr;
     bool PointerValue = V && (V->getType()->isPointerType() || V->getType()->isArrayType());
     if (P->isIntegerType() && !Bool && !P->isDependentType() && S.Ctx.getTypeSize(P) > 64 &&
-        InPlace && !PointerValue && S.Ctx.getTypeSize(P) == 128 && !P->isEnumeralType() &&
-        !P->isBitIntType()) {
-      unsigned Off = S.offset(Name);
-      S.Edits.replace(Off, Off + strlen("faa"), "parc_faa_wide_");
-      return true;
-    }
-    if (P->isIntegerType() && !Bool && !P->isDependentType() && S.Ctx.getTypeSize(P) > 64 &&
         !PointerValue) {
+      if (InPlace && S.Ctx.getTypeSize(P) == 128 && !P->isEnumeralType() &&
+          !P->isBitIntType()) {
+        RewriteFaa("parc_faa_wide_");
+        return true;
+      }
       std::string TypeName = P.getUnqualifiedType().getAsString(),
                   Canon = P.getCanonicalType().getUnqualifiedType().getAsString();
       TypeName = "'" + TypeName + "'";
@@ -1209,8 +1213,7 @@ public:
         S.note(S.SM.getExpansionLoc(L), "faa(p, v) adds the integer v to *p and returns "
                                         "what *p held");
       } else if (BoolInPlace) {
-        unsigned Off = S.offset(Name);
-        S.Edits.replace(Off, Off + strlen("faa"), "parc_faa_bool_");
+        RewriteFaa("parc_faa_bool_");
       } else if (V && V->getType()->isRealFloatingType()) {
         floatValue(V, P.getUnqualifiedType());
       }

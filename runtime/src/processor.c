@@ -285,7 +285,7 @@ parc_proc *parc_main_proc(void) {
         bind_main();
       } else {
         pthread_once(&fork_gen_once, fork_gen_register);
-        not_main_gen = __atomic_load_n(&fork_gen, __ATOMIC_RELAXED);
+        not_main_gen = gen; /* only a child changes it, where this thread is alone */
       }
     }
   }
