@@ -100,6 +100,17 @@ static void ctx_prepare(parc_ctx *c, char *lo, char *hi, void (*fn)(parc_ctx *))
   c->uc.uc_stack.ss_size = (size_t)(hi - lo);
   c->uc.uc_link = NULL;
   makecontext(&c->uc, uc_trampoline, 0);
+#elif defined(__aarch64__)
+  uint64_t *sp = (uint64_t *)(void *)((uintptr_t)hi & ~(uintptr_t)15) - 22;
+  /* Frame popped by parc_ctx_swap_ (context_aarch64.S): x19-x28, x29, x30,
+   * d8-d15, FPCR.  The FPCR: the program's at its first construct
+   * (parc_runtime.fpctl_base), else as at reset (0). */
+  memset(sp, 0, 22 * sizeof *sp);
+  sp[0] = (uint64_t)(uintptr_t)asm_trampoline_target; /* x19: entry */
+  sp[1] = (uint64_t)(uintptr_t)c;                     /* x20: argument */
+  sp[11] = (uint64_t)(uintptr_t)parc_ctx_start_;      /* x30: return address */
+  sp[20] = parc_rt.fpctl_base & ~((uint64_t)1 << 63);
+  c->sp = sp;
 #else
   uint64_t *sp = (uint64_t *)(void *)((uintptr_t)hi & ~(uintptr_t)15) - 10;
   /* Frame popped by parc_ctx_swap_: csr, r15, r14, r13, r12, rbx, rbp, ret. */

@@ -67,10 +67,11 @@
 #define RUNNING_ON_VALGRIND 0
 #endif
 
-/* Context switching: the assembly routine on x86-64, ucontext elsewhere (or
- * when forced with -DPARC_CTX_UCONTEXT=1, which tests the fallback). */
+/* Context switching: the assembly routines on x86-64 and AArch64
+ * (context_x86_64.S, context_aarch64.S), ucontext elsewhere (or when forced
+ * with -DPARC_CTX_UCONTEXT=1, which tests the fallback). */
 #ifndef PARC_CTX_UCONTEXT
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 #define PARC_CTX_UCONTEXT 0
 #else
 #define PARC_CTX_UCONTEXT 1
@@ -81,14 +82,18 @@
 #endif
 
 /* The kill landing point of a batch (kill.c): a minimal assembly
- * setjmp/longjmp on x86-64 (callee-saved registers only; fib with a
+ * setjmp/longjmp on x86-64 and AArch64 (callee-saved registers only; fib with a
  * 2-section parblock per call: 8.4 instead of 9.4 ns per activity at P = 1
  * with glibc's _setjmp, best of 6), libc's _setjmp/_longjmp under
  * sanitizers (they intercept them to keep their shadow stacks right) and on
  * other architectures. */
 #if !PARC_CTX_UCONTEXT && !PARC_ASAN && !PARC_TSAN
 #define PARC_ASM_JMP 1
-typedef uint64_t parc_jmp_buf[8];
+#if defined(__aarch64__)
+typedef uint64_t parc_jmp_buf[21]; /* x19-x30, sp, d8-d15 */
+#else
+typedef uint64_t parc_jmp_buf[8]; /* return address, rsp, rbp, rbx, r12-r15 */
+#endif
 PARC_INTERNAL int parc_setjmp_(uint64_t *buf) __attribute__((returns_twice));
 PARC_INTERNAL _Noreturn void parc_longjmp_(uint64_t *buf, int v);
 #define parc_setjmp(b) parc_setjmp_(b)
@@ -372,7 +377,7 @@ typedef struct parc_job {
 } parc_job;
 
 typedef struct parc_ctx {
-  void *sp;                   /* saved stack pointer (context_x86_64.S) */
+  void *sp;                   /* saved stack pointer (context_<arch>.S) */
 #if PARC_CTX_UCONTEXT
   ucontext_t uc;
 #endif
