@@ -271,17 +271,44 @@ static _Noreturn void env_oom(const parc_site *s, const char *what, int err) {
 #define MADV_GUARD_INSTALL 102
 #endif
 static int guard_by_mprotect; /* relaxed: every thread that finds out stores 1 */
+static int guard_verified;    /* relaxed: likewise */
+
+/* Does the guard region just installed at `at` fault?  An emulator may
+ * accept advice it does not know and do nothing (qemu-user answers 0 to
+ * MADV_GUARD_INSTALL): the stacks then had no guard, and an activity that
+ * ran off its stack wrote over the memory below instead of being reported.
+ * Asked once per process, without touching the page: the kernel refuses to
+ * copy from a guard region (EFAULT), so a one-byte write from it to a pipe
+ * tells.  Where no pipe can be made, the advice is trusted. */
+static int guard_holds(char *at) {
+  if (__atomic_load_n(&guard_verified, __ATOMIC_RELAXED))
+    return 1;
+  int fd[2];
+  if (pipe2(fd, O_CLOEXEC) != 0)
+    return 1;
+  int faults = write(fd[1], at, 1) < 0 && errno == EFAULT;
+  close(fd[0]);
+  close(fd[1]);
+  if (!faults) {
+    __atomic_store_n(&guard_by_mprotect, 1, __ATOMIC_RELAXED);
+    return 0;
+  }
+  __atomic_store_n(&guard_verified, 1, __ATOMIC_RELAXED);
+  return 1;
+}
 
 /* Make the guard region at `at` (env_guard) faulting; returns 0 or an
  * errno value. */
 static int guard_page(char *at) {
   size_t g = env_guard();
   if (!__atomic_load_n(&guard_by_mprotect, __ATOMIC_RELAXED)) {
-    if (madvise(at, g, MADV_GUARD_INSTALL) == 0)
+    if (madvise(at, g, MADV_GUARD_INSTALL) == 0 && guard_holds(at))
       return 0;
-    if (errno != EINVAL)
-      return errno;
-    __atomic_store_n(&guard_by_mprotect, 1, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&guard_by_mprotect, __ATOMIC_RELAXED)) {
+      if (errno != EINVAL)
+        return errno;
+      __atomic_store_n(&guard_by_mprotect, 1, __ATOMIC_RELAXED);
+    }
   }
   return mprotect(at, g, PROT_NONE) == 0 ? 0 : errno;
 }
@@ -317,6 +344,8 @@ static int batch_guard(char *map, size_t span, int n) {
       __atomic_store_n(&batch_unsupported, 1, __ATOMIC_RELAXED);
     return 0; /* guard_page installs them (installing one twice is harmless) */
   }
+  if (!guard_holds(map))
+    return 0; /* advice accepted but not applied: guard_page uses mprotect */
   for (int k = 0; k < n; k++)
     v[k] = (struct iovec){map + (size_t)(k + 1) * span - pg, pg};
   /* Only an optimisation: a failure leaves the pages to fault in. */
