@@ -12,6 +12,7 @@
 #   %cflags-strict    warnings that emitted C must compile cleanly under
 #   %gcc, %clang19    the two back ends the contract names, by path
 import os
+import shlex
 import shutil
 
 import lit.formats
@@ -66,6 +67,24 @@ for lib in ("parc-asan", "parc-tsan"):
 
 runtime_cc = "%s -std=gnu11 -Wall -Wextra -Werror -g -O1%s -I%s %%s -L%s -lparc %s -o %%t" % (
     config.test_cc, san, config.runtime_include, config.runtime_lib_dir, config.runtime_libs)
+
+# Cross mode (tools/cross-check.sh): the hand-lowered runtime tests, built by
+# a cross compiler against a libparc built for its machine, run under an
+# emulator.  %t is then a script that runs the program (%t.bin) under the
+# emulator with exec (tools/cross-cc.py), so the tests' own command lines,
+# exit statuses and signals stay as they are.  Only .c tests that use
+# %cc-runtime run; a test that cannot run under the emulator says
+# `UNSUPPORTED: cross` and why.
+cross_cc = lit_config.params.get("cross_cc")
+if cross_cc:
+    cross_lib = lit_config.params["cross_lib"]
+    cross_run = lit_config.params["cross_run"]
+    config.available_features.add("cross")
+    config.suffixes = [".c"]
+    config.test_exec_root = os.path.join(config.parcc_obj_root, "test-cross")
+    runtime_cc = "%s %s %s %s -- -std=gnu11 -Wall -Wextra -Werror -g -O1 -I%s %%s -L%s -lparc -lpthread -o %%t" % (
+        config.python, os.path.join(config.parcc_src_root, "tools", "cross-cc.py"), shlex.quote(cross_cc),
+        shlex.quote(cross_run), config.runtime_include, cross_lib)
 
 # Longer names first: lit substitutes in order, so %run must not see
 # %runtime-include, nor %parcc see %parcc-clang.

@@ -16,6 +16,11 @@ build=${1:-"$top/build"}
 pkgs=(build-essential cmake ninja-build python3 clang-19 libclang-19-dev llvm-19-dev
       llvm-19-tools libclang-rt-19-dev libnuma-dev libtbb-dev libomp-19-dev valgrind
       csmith libcsmith-dev ccache librsvg2-bin)
+# On x86-64, a cross compiler and qemu-user for the check of libparc on
+# AArch64 (tools/cross-check.sh, run by tools/check.sh).
+if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
+  pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check.sh - the whole test suite: configure and build if needed, then run
-# every LIT test (runtime, lowering, diagnostics, driver, programs, examples).
+# every LIT test (runtime, lowering, diagnostics, driver, programs, examples),
+# then the runtime's tests and the examples on AArch64 (tools/cross-check.sh).
 #
 #   tools/check.sh                     normal build in build/
 #   tools/check.sh --sanitize=thread   ThreadSanitizer build in build-tsan/
@@ -32,4 +33,9 @@ passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n1)
 failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n1)
 rm -f "$log"
 echo "${passed:-0} passed, ${failed:-0} failed"
+# libparc on AArch64, under qemu-user (normal build on x86-64 only: the
+# sanitizer builds check this machine's runtime).
+if [ -z "$san" ] && [ "$(uname -m)" = x86_64 ]; then
+  "$top/tools/cross-check.sh" --arch aarch64 "$build" || rc=1
+fi
 exit "$rc"

@@ -10,6 +10,8 @@
 //
 //   %t LIB main|wait|helper|exit|forkmain|forkhelper
 // UNSUPPORTED: asan, tsan
+// UNSUPPORTED: cross
+// (cross: builds a library with parcc, for this machine)
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: %parcc -O2 -fPIC -shared %S/Inputs/main_thread_lib.pc -o %t.d/libmain.so
 // RUN: %gcc -O1 %s -o %t -ldl -lpthread

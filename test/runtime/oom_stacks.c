@@ -5,6 +5,8 @@
 // PARC source (oom.pc):
 //   parfor int i; 0; 199; 1; sync; epar        // line 3, col 3: 200 blocked at once
 // UNSUPPORTED: asan, tsan
+// UNSUPPORTED: cross
+// (cross: qemu-user cannot start under the test's ulimit -v)
 // RUN: %cc-runtime
 // RUN: sh -c 'ulimit -v 3000000; env PARC_NPROCS=1 PARC_STACK_SIZE=256M %t; echo status=$?' 2>&1 | %FileCheck %s
 // RUN: sh -c 'ulimit -v 3000000; env PARC_NPROCS=2 PARC_STACK_SIZE=256M %t; echo status=$?' 2>&1 | %FileCheck %s

@@ -14,6 +14,8 @@
 //     if (argv[1] == "plain") plain(0); else rec(0);
 //   }
 // UNSUPPORTED: asan, tsan
+// UNSUPPORTED: cross
+// (cross: qemu-user gives the program's main thread a stack of its own, not one that grows to RLIMIT_STACK)
 // RUN: %cc-runtime
 // RUN: sh -c 'ulimit -s 1024; env PARC_NPROCS=1 %t rec; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=REC
 // RUN: sh -c 'ulimit -s 1024; env PARC_NPROCS=4 %t rec; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=REC

@@ -11,6 +11,8 @@
 //   printf("before\n");
 //   parfor int i; 0; 99; 1; faa(&sum, i); epar      // line 4, col 3
 // UNSUPPORTED: asan, tsan
+// UNSUPPORTED: cross
+// (cross: qemu-user cannot start under the test's ulimit -v)
 // RUN: %cc-runtime
 // RUN: sh -c 'ulimit -v 100000; env MALLOC_ARENA_MAX=1 PARC_NPROCS=1024 PARC_PIN=0 %t; echo status=$?' 2>&1 | %FileCheck %s
 // RUN: sh -c 'ulimit -s 65536; ulimit -v 1000000; env PARC_NPROCS=2 %t; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=OK
