@@ -1,33 +1,15 @@
 //===- EditList.cpp - text edits over B1 ----------------------------------===//
 #include "parcc/EditList.h"
 
-#include <algorithm>
-
 namespace parcc {
 
-static bool before(unsigned ABegin, bool AIns, unsigned long ASeq, unsigned BBegin,
-                   bool BIns, unsigned long BSeq) {
-  if (ABegin != BBegin)
-    return ABegin < BBegin;
+bool EditList::Order::operator()(const Edit &A, const Edit &B) const {
+  if (A.Begin != B.Begin)
+    return A.Begin < B.Begin;
+  bool AIns = A.Begin == A.End, BIns = B.Begin == B.End;
   if (AIns != BIns)
     return AIns; // insertions first
-  return ASeq < BSeq;
-}
-
-std::vector<EditList::Edit>::iterator EditList::lowerBound(unsigned Off) {
-  return std::lower_bound(Edits.begin(), Edits.end(), Off,
-                          [](const Edit &E, unsigned O) { return E.Begin < O; });
-}
-std::vector<EditList::Edit>::const_iterator EditList::lowerBound(unsigned Off) const {
-  return std::lower_bound(Edits.begin(), Edits.end(), Off,
-                          [](const Edit &E, unsigned O) { return E.Begin < O; });
-}
-
-void EditList::add(Edit E) {
-  auto It = std::upper_bound(Edits.begin(), Edits.end(), E, [](const Edit &A, const Edit &B) {
-    return before(A.Begin, A.Begin == A.End, A.Seq, B.Begin, B.Begin == B.End, B.Seq);
-  });
-  Edits.insert(It, std::move(E));
+  return A.Seq < B.Seq;
 }
 
 /// Does a replacement start before Off and end after it?  Replacements

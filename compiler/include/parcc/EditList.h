@@ -19,8 +19,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <set>
 #include <string>
-#include <vector>
 
 namespace parcc {
 
@@ -48,14 +48,26 @@ private:
     std::string Text;
     unsigned long Seq;
   };
-  std::vector<Edit>::iterator lowerBound(unsigned Off);
-  std::vector<Edit>::const_iterator lowerBound(unsigned Off) const;
-  void add(Edit E);
+  /// (Begin, replacement after insertions, Seq); an offset alone compares
+  /// with Begin.
+  struct Order {
+    using is_transparent = void;
+    bool operator()(const Edit &A, const Edit &B) const;
+    bool operator()(const Edit &A, unsigned Off) const { return A.Begin < Off; }
+    bool operator()(unsigned Off, const Edit &B) const { return Off < B.Begin; }
+  };
+  using Set = std::set<Edit, Order>;
+  Set::iterator lowerBound(unsigned Off) { return Edits.lower_bound(Off); }
+  Set::const_iterator lowerBound(unsigned Off) const { return Edits.lower_bound(Off); }
+  void add(Edit E) { Edits.insert(std::move(E)); }
   bool straddles(unsigned Off) const;
 
   llvm::StringRef Base;
-  /// Sorted by (Begin, replacement after insertions, Seq).
-  std::vector<Edit> Edits;
+  /// A set, not a sorted vector: edits come in any order (the polls of
+  /// every function after the rewrites of every parc_V), and inserting
+  /// into the middle of a vector made a file of 16,384 functions that each
+  /// call parc_V take 0.9 s, quadratic in the edits.
+  Set Edits;
   unsigned long NextSeq = 0;
 };
 
