@@ -19,6 +19,23 @@
  *   160 fpcr | 168 unused
  */
 #if defined(__aarch64__)
+/* What the AAPCS64 makes callee-saved, stored (op stp) or loaded (op ldp)
+ * at [base]: x19-x30 pairwise at 0-95, d8-d15 pairwise from doff.  One
+ * macro for both directions of both records, so that a save and its
+ * restore cannot disagree about the layout. */
+	.macro	callee_saved op, base, doff
+	\op	x19, x20, [\base, #0]
+	\op	x21, x22, [\base, #16]
+	\op	x23, x24, [\base, #32]
+	\op	x25, x26, [\base, #48]
+	\op	x27, x28, [\base, #64]
+	\op	x29, x30, [\base, #80]
+	\op	d8, d9, [\base, #\doff]
+	\op	d10, d11, [\base, #(\doff + 16)]
+	\op	d12, d13, [\base, #(\doff + 32)]
+	\op	d14, d15, [\base, #(\doff + 48)]
+	.endm
+
 	.text
 	.globl	parc_ctx_swap_
 	.hidden	parc_ctx_swap_
@@ -27,16 +44,7 @@
 parc_ctx_swap_:
 	.cfi_startproc
 	sub	sp, sp, #176
-	stp	x19, x20, [sp, #0]
-	stp	x21, x22, [sp, #16]
-	stp	x23, x24, [sp, #32]
-	stp	x25, x26, [sp, #48]
-	stp	x27, x28, [sp, #64]
-	stp	x29, x30, [sp, #80]
-	stp	d8, d9, [sp, #96]
-	stp	d10, d11, [sp, #112]
-	stp	d12, d13, [sp, #128]
-	stp	d14, d15, [sp, #144]
+	callee_saved stp, sp, 96
 	mrs	x9, fpcr
 	str	x9, [sp, #160]
 	mov	x10, sp
@@ -46,16 +54,7 @@ parc_ctx_swap_:
 	cmp	x9, x10
 	b.eq	1f
 	msr	fpcr, x10
-1:	ldp	x19, x20, [sp, #0]
-	ldp	x21, x22, [sp, #16]
-	ldp	x23, x24, [sp, #32]
-	ldp	x25, x26, [sp, #48]
-	ldp	x27, x28, [sp, #64]
-	ldp	x29, x30, [sp, #80]
-	ldp	d8, d9, [sp, #96]
-	ldp	d10, d11, [sp, #112]
-	ldp	d12, d13, [sp, #128]
-	ldp	d14, d15, [sp, #144]
+1:	callee_saved ldp, sp, 96
 	add	sp, sp, #176
 	ret
 	.cfi_endproc
@@ -86,18 +85,9 @@ parc_ctx_start_:
 	.p2align 4
 parc_setjmp_:
 	.cfi_startproc
-	stp	x19, x20, [x0, #0]
-	stp	x21, x22, [x0, #16]
-	stp	x23, x24, [x0, #32]
-	stp	x25, x26, [x0, #48]
-	stp	x27, x28, [x0, #64]
-	stp	x29, x30, [x0, #80]
+	callee_saved stp, x0, 104
 	mov	x9, sp
 	str	x9, [x0, #96]
-	stp	d8, d9, [x0, #104]
-	stp	d10, d11, [x0, #120]
-	stp	d12, d13, [x0, #136]
-	stp	d14, d15, [x0, #152]
 	mov	w0, #0
 	ret
 	.cfi_endproc
@@ -109,18 +99,9 @@ parc_setjmp_:
 	.p2align 4
 parc_longjmp_:
 	.cfi_startproc
-	ldp	x19, x20, [x0, #0]
-	ldp	x21, x22, [x0, #16]
-	ldp	x23, x24, [x0, #32]
-	ldp	x25, x26, [x0, #48]
-	ldp	x27, x28, [x0, #64]
-	ldp	x29, x30, [x0, #80]
+	callee_saved ldp, x0, 104
 	ldr	x9, [x0, #96]
 	mov	sp, x9
-	ldp	d8, d9, [x0, #104]
-	ldp	d10, d11, [x0, #120]
-	ldp	d12, d13, [x0, #136]
-	ldp	d14, d15, [x0, #152]
 	mov	w0, w1
 	ret
 	.cfi_endproc
