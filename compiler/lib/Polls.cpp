@@ -87,9 +87,9 @@
 //     `{ parc_poll(); goto *e; }`.
 //   * function entries: a brief function gets no poll (it is straight-line
 //     code of its caller, which polls), nor does one that would be brief
-//     but for counted loops with brief bodies (callFree): no recursion
-//     passes through it, it synchronises with nothing, and its loops poll
-//     per block.  Otherwise the poll goes before the
+//     but for counted loops with brief bodies (briefButForCountedLoops): no
+//     recursion passes through it, it synchronises with nothing, and its
+//     loops poll per block.  Otherwise the poll goes before the
 //     first statement that is not brief: leading guards such as
 //     `if (n < 2) return n;` run before it, so the leaves of a recursion poll
 //     nowhere and every call still follows a poll.  The same guard written
@@ -498,7 +498,7 @@ public:
   /// A function that would be brief but for counted loops with a brief
   /// body, of any length: no recursion passes through it, it synchronises
   /// with nothing, and its loops poll per block.
-  bool callFree(const FunctionModel &F);
+  bool briefButForCountedLoops(const FunctionModel &F);
 
   bool briefCall(const CallExpr *CE);
   bool smallLoop(const Stmt *Loop, const FunctionModel &F);
@@ -574,7 +574,8 @@ public:
   Planner &P;
   const FunctionModel &F;
   bool Ok = true;
-  /// Also take counted loops with a brief body of any length (callFree).
+  /// Also take counted loops with a brief body of any length
+  /// (briefButForCountedLoops).
   bool Counted = false;
 };
 
@@ -621,7 +622,7 @@ bool Planner::briefElsewhere(const FunctionDecl *FD) {
   return B;
 }
 
-bool Planner::callFree(const FunctionModel &F) {
+bool Planner::briefButForCountedLoops(const FunctionModel &F) {
   BriefCheck B(*this, F);
   B.Counted = true;
   B.TraverseStmt(F.FD->getBody());
@@ -1118,7 +1119,7 @@ static bool entryPollAt(Session &S, Planner &P, FunctionModel &F, const Compound
   // recursion passes through the function and it synchronises with
   // nothing, so what runs before its first block's poll is a bounded
   // stretch of its caller's.
-  if (P.callFree(F))
+  if (P.briefButForCountedLoops(F))
     return false;
   // `return C ? A : B;` (Cilk's fib, `return n < 2 ? n : fib(n - 1) +
   // fib(n - 2);`) with C and one arm brief is the guard `if (C) return A;`
