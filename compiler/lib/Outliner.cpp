@@ -260,6 +260,12 @@ void Outliner::replayMacros(unsigned UpTo, std::string &Out) {
   Replayed = std::max(Replayed, UpTo);
 }
 
+/// Only blanks from B1 offset Off to the end of its line.
+static bool restOfLineBlank(StringRef Text, unsigned Off) {
+  StringRef Rest = Text.substr(Off);
+  return Rest.take_until([](char C) { return C == '\n'; }).trim(" \t\r\f\v").empty();
+}
+
 bool Outliner::lowerFunction(FunctionModel &F) {
   const FunctionDecl *FD = F.FD;
   SourceLocation Begin = S.SM.getExpansionLoc(FD->getBeginLoc());
@@ -318,15 +324,6 @@ bool Outliner::lowerFunction(FunctionModel &F) {
 
     unsigned B = S.offset(C->Block->getLBracLoc());
     unsigned E = S.endOffset(C->Block->getRBracLoc());
-    // Keep the construct's lines: what follows epar stays on its line.
-    unsigned Lines = S.lineOf(E) - S.lineOf(B);
-    unsigned Have = std::count(Spawn.begin(), Spawn.end(), '\n');
-    if (S.Orig.hasLineNotes() && Lines > 0)
-      // A #line of the user's inside the construct is gone with its text:
-      // what follows epar gets a line of its own, told as the user's are.
-      Spawn += "\n" + S.lineDirective(S.lineOf(E));
-    else if (Have < Lines)
-      Spawn += std::string(Lines - Have, '\n');
     // The #define and #undef lines of the construct's text go with it into
     // the outlined functions; the code after epar still sees them, in C.
     std::string Directives;
@@ -336,8 +333,20 @@ bool Outliner::lowerFunction(FunctionModel &F) {
         if (Directives.back() != '\n')
           Directives += '\n';
       }
-    if (!Directives.empty())
-      Spawn += "\n" + Directives + S.lineDirective(S.lineOf(E)) + S.columnPad(E);
+    // What follows epar stays on its line and column. A few blank lines keep
+    // it there; past that, a #line does, or every construct around this one
+    // would repeat the blank lines in its own function, quadratic in the
+    // nesting depth. A #line of the user's inside the construct is gone with
+    // its text: then a #line tells the next line as the user's are.
+    unsigned Lines = S.lineOf(E) - S.lineOf(B);
+    unsigned Have = std::count(Spawn.begin(), Spawn.end(), '\n');
+    const unsigned MaxBlankLines = 8;
+    if (!Directives.empty() || (S.Orig.hasLineNotes() && Lines > 0) ||
+        Lines > Have + MaxBlankLines)
+      Spawn += "\n" + Directives + S.lineDirective(S.lineOf(E)) +
+               (restOfLineBlank(S.TP.Text, E) ? "" : S.columnPad(E));
+    else if (Have < Lines)
+      Spawn += std::string(Lines - Have, '\n');
     if (!S.Edits.collapse(B, E, Spawn)) {
       S.error(C->Block->getLBracLoc(), "internal error: cannot lower this '%0'")
           << spellingOf(C->Kind);

@@ -139,7 +139,11 @@ unsigned Session::lineOf(unsigned B1Offset) const {
 }
 
 std::string Session::columnPad(unsigned B1Offset) const {
-  return std::string(B1Offset - LineStarts[lineOf(B1Offset) - 1], ' ');
+  // The user's column: the token pass may have written longer text than the
+  // keywords it replaced earlier on the line.
+  unsigned Line, Col;
+  userPosition(B1Offset, Line, Col);
+  return std::string(Col - 1, ' ');
 }
 
 void Session::userPosition(unsigned B1Offset, unsigned &Line, unsigned &Col) const {
