@@ -66,8 +66,18 @@ bool isAlloca(const FunctionDecl *FD) {
 }
 
 namespace {
+/// An alloca of the activity itself: the activities of a construct nested
+/// in it are outlined into functions of their own, so their loops on
+/// parc_mark_act() are not entered (and every activity is searched once
+/// however deep the nesting, not once per construct around it).
 class AllocaFinder : public RecursiveASTVisitor<AllocaFinder> {
 public:
+  bool TraverseDoStmt(DoStmt *S) {
+    return markerOf(S->getCond()) == Marker::Act || RecursiveASTVisitor::TraverseDoStmt(S);
+  }
+  bool TraverseWhileStmt(WhileStmt *S) {
+    return markerOf(S->getCond()) == Marker::Act || RecursiveASTVisitor::TraverseWhileStmt(S);
+  }
   bool VisitCallExpr(CallExpr *CE) {
     Found = isAlloca(CE->getDirectCallee());
     return !Found;
