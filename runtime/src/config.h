@@ -53,9 +53,13 @@
 #define PARC_ENV_GUARD (64u * 1024u)
 #endif
 
-/* Alternate signal stack used to report stack overflows. */
+/* Alternate signal stack of each processor's thread (main's too, unless the
+ * program gave it one), with a guard page below: the overflow reports run on
+ * it, and so do the program's handlers installed with SA_ONSTACK.  As large
+ * as PARC_SCHED_STACK, so that a handler has the same room wherever the
+ * signal lands (address space only, until a handler touches it). */
 #ifndef PARC_ALTSTACK
-#define PARC_ALTSTACK (64u * 1024u)
+#define PARC_ALTSTACK (256u * 1024u)
 #endif
 
 /* How long an idle processor spins (looking for work, with `pause`) before

@@ -697,20 +697,36 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
                    parc_rt.stack_size / 1024);
     } else {
       n = snprintf(buf, sizeof buf,
-                   "parc: error: stack overflow in the runtime scheduler (processor %d)\n",
-                   p->id);
+                   "parc: error: stack overflow in the runtime scheduler (processor %d): a "
+                   "signal handler that ran there needed more than its %zu KiB, or a runtime "
+                   "bug\n",
+                   p->id, (size_t)(c->stack_hi - c->stack_lo) / 1024);
     }
     overflow_exit(buf, n);
   }
   put_back_old(sig);
 }
 
-/* Give the calling thread an alternate signal stack. */
+/* Give the calling thread an alternate signal stack, with a guard page
+ * below it, unless the thread has one: main's, set by the program before its
+ * first construct, stays, and the overflow reports run on it.  (Replacing
+ * it left the program's SA_ONSTACK handlers 64 KiB where they had a MiB, and
+ * with no guard page a larger frame wrote into the next processor's stack
+ * or altstack: tester, "stack smashing detected" at P = 4.) */
 void parc_sigsegv_init_thread(void) {
   stack_t ss;
-  ss.ss_sp = mmap(NULL, PARC_ALTSTACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (ss.ss_sp == MAP_FAILED)
+  if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE))
+    return;
+  size_t page = parc_rt.page;
+  char *m = mmap(NULL, page + PARC_ALTSTACK, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
     return; /* overflow reports degrade to a plain SIGSEGV */
+  if (mprotect(m, page, PROT_NONE) != 0) {
+    munmap(m, page + PARC_ALTSTACK);
+    return;
+  }
+  ss.ss_sp = m + page;
   ss.ss_size = PARC_ALTSTACK;
   ss.ss_flags = 0;
   sigaltstack(&ss, NULL);

@@ -420,11 +420,11 @@ static int aspace_limited(void) {
 }
 
 /* The address space a worker takes: its stack, glibc's guard page and its
- * signal stack (context.c). */
+ * signal stack with its guard page (context.c). */
 static size_t worker_cost(void) {
   pthread_attr_t a;
   pthread_attr_init(&a);
-  size_t cost = worker_stack(&a) + parc_rt.page + PARC_ALTSTACK;
+  size_t cost = worker_stack(&a) + 2 * parc_rt.page + PARC_ALTSTACK;
   pthread_attr_destroy(&a);
   return cost;
 }
