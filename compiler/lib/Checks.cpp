@@ -1664,15 +1664,31 @@ void checkInlineDefinitions(Session &S) {
   }
 }
 
-/// A construct in a function the file installs as a signal handler: a
-/// handler may run in the middle of an activity or of the runtime's own
-/// work on the same thread, which a construct cannot start from (the
-/// runtime is not async-signal-safe, as malloc is not).  A warning, not an
-/// error: a handler that only raise() runs, synchronously, is well defined.
+/// A construct, parc_P or parc_V in a function the file installs as a
+/// signal handler: a handler may run in the middle of an activity or of the
+/// runtime's own work on the same thread, which a construct cannot start
+/// from, and where the semaphore's lock or the runtime's lists may be held
+/// by the code it interrupted (the runtime is not async-signal-safe, as
+/// malloc is not; a timer's parc_V hung every run at P = 2, tester).  A
+/// warning, not an error: a handler that only raise() runs, synchronously,
+/// is well defined.
 void checkSignalHandlers(Session &S) {
-  if (S.M.Constructs.empty())
+  if (S.M.Constructs.empty() && S.M.SemCalls.empty())
     return;
   llvm::DenseMap<const FunctionDecl *, SourceLocation> Handlers = signalHandlers(S.Ctx);
+  llvm::SmallPtrSet<const FunctionDecl *, 4> Warned; // once per handler: its first call
+  for (const auto &[Call, Func] : S.M.SemCalls) {
+    auto It = Handlers.find(Func->getCanonicalDecl());
+    if (It == Handlers.end() || !Warned.insert(It->first).second)
+      continue;
+    S.warn(Call->getBeginLoc(), OwnWarning::SignalHandler,
+           "'%0' in signal handler '%1': semaphores are not async-signal-safe; a signal "
+           "that arrives while its thread is in the runtime may hang the program")
+        << Call->getDirectCallee()->getName() << Func->getName();
+    S.note(It->second, "installed here; block the signal and wait for it with 'sigwait' in "
+                       "an activity or a thread of the program's own, which may call "
+                       "'parc_V'");
+  }
   for (const auto &CP : S.M.Constructs) {
     const Construct &C = *CP;
     if (C.Parent)
