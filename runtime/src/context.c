@@ -708,14 +708,16 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
 }
 
 /* Give the calling thread an alternate signal stack, with a guard page
- * below it, unless the thread has one: main's, set by the program before its
- * first construct, stays, and the overflow reports run on it.  (Replacing
- * it left the program's SA_ONSTACK handlers 64 KiB where they had a MiB, and
+ * below it.  On main's thread (`keep`) one that the program set before its
+ * first construct stays, and the overflow reports run on it: replacing it
+ * left the program's SA_ONSTACK handlers 64 KiB where they had a MiB, and
  * with no guard page a larger frame wrote into the next processor's stack
- * or altstack: tester, "stack smashing detected" at P = 4.) */
-void parc_sigsegv_init_thread(void) {
+ * or altstack (tester, "stack smashing detected" at P = 4).  A worker's is
+ * always the runtime's: what the thread has at its start is a sanitizer's
+ * (ASan's is a few pages), not the program's. */
+void parc_sigsegv_init_thread(int keep) {
   stack_t ss;
-  if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE))
+  if (keep && sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE))
     return;
   size_t page = parc_rt.page;
   char *m = mmap(NULL, page + PARC_ALTSTACK, PROT_READ | PROT_WRITE,

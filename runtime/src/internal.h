@@ -789,7 +789,7 @@ PARC_INTERNAL parc_ctx *parc_env_get(parc_proc *p, int sync_hint, uint64_t batch
 PARC_INTERNAL void parc_env_put(parc_proc *p, parc_ctx *c);
 PARC_INTERNAL void parc_ctx_init_native(parc_ctx *c);
 PARC_INTERNAL void parc_sched_ctx_make(parc_proc *p, void (*entry)(parc_ctx *));
-PARC_INTERNAL void parc_sigsegv_init_thread(void);
+PARC_INTERNAL void parc_sigsegv_init_thread(int keep);
 PARC_INTERNAL void parc_sigsegv_install(void);
 /* Envelope body: defined in descriptor.c. */
 PARC_INTERNAL void parc_env_main(parc_ctx *self);

@@ -335,7 +335,7 @@ static void *worker_main(void *arg) {
     cpu = sched_getcpu(); /* unpinned: where it started */
   /* relaxed: a report only */
   __atomic_store_n(&p->cpu, cpu, __ATOMIC_RELAXED);
-  parc_sigsegv_init_thread();
+  parc_sigsegv_init_thread(0);
   parc_exit_gate_thread();
   p->sched = &p->sched_ctx;
   parc_ctx_init_native(p->sched);
@@ -368,7 +368,7 @@ void parc_procs_start(void) {
   root_ctx.pin = 0;
   parc_sched_ctx_make(p0, sched_entry);
   parc_sigsegv_install();
-  parc_sigsegv_init_thread();
+  parc_sigsegv_init_thread(1); /* main's: the program's own stays */
   int cpu = parc_rt.P > 1 && parc_rt.pin ? parc_pin_self(0) : -1;
   /* relaxed: a report only (stats.c) */
   __atomic_store_n(&p0->cpu, cpu >= 0 ? cpu : sched_getcpu(), __ATOMIC_RELAXED);
