@@ -493,6 +493,7 @@ void parc_trace_flush(void) {
   put_str(f, pname);
   fputs("}}", f);
   uint64_t dropped = 0;
+  uint64_t root_written = 0; /* root segments below this are in processor 0's buffer */
   for (int k = 0; k < parc_rt.P && parc_rt.procs; k++) {
     parc_proc *p = &parc_rt.procs[k];
     int cpu = __atomic_load_n(&p->cpu, __ATOMIC_RELAXED);
@@ -528,12 +529,18 @@ void parc_trace_flush(void) {
           e.dur = t - e.ts;
           e.flags |= PARC_TRACE_UNFINISHED;
         }
+        if (k == 0 && e.type == EV_SLICE && !e.site && e.seg >= root_written)
+          root_written = e.seg + 1;
         fputs(",\n", f);
         write_event(f, k, &e, i + 1 < n ? &c->ev[i + 1] : NULL);
       }
     }
   }
-  if (root_last) {
+  /* Processor 0 may have closed the segment read above meanwhile (it goes
+   * on while another thread exits): then its buffer has it, and a second
+   * slice of the same segment made the trace invalid (test
+   * trace/runtime-exit-root.pc, about 1 run in 100). */
+  if (root_last && re.seg >= root_written) {
     fputs(",\n", f);
     write_event(f, 0, &re, NULL);
   }
