@@ -9,6 +9,12 @@ import sys
 text = sys.stdin.read()
 ran = re.search(r"^kill: ran (\d+) twice (\d+)$", text, re.M)
 site = re.search(r"site \S+ killed parfor executions=1 created=(\d+) killed=(\d+)", text)
+if ran and not site and int(ran.group(1)) == 0 and re.search(r"site \S+ killed parblock", text):
+    # The pbreak came before the parfor's section started (its processor
+    # ran the spinner while main, whose section it is, was off its CPU):
+    # the parfor never ran, and there is nothing to account for.
+    print("the parfor was killed before it was spawned")
+    sys.exit(0)
 if not ran or not site:
     sys.exit("kill_accounting: output not understood:\n" + text)
 r, twice = int(ran.group(1)), int(ran.group(2))
