@@ -4,7 +4,9 @@
  *   PARC_NPROCS      processors, 1..1024 (default: online CPUs)
  *   PARC_STACK_SIZE  envelope stack, bytes with optional K/M/G suffix
  *                    (KiB, MiB, GiB), 16K..1G (default 1M)
- *   PARC_PIN         0 or 1 (default 1): pin processor k to the k-th CPU
+ *   PARC_PIN         auto, 0 or 1 (default auto): pin processor k to the
+ *                    k-th CPU of the affinity mask; auto: only when P is
+ *                    the number of CPUs in the mask (numa.c)
  *   PARC_KILL        auto, range or bottomup (default auto: ranges where
  *                    they fit, bottom-up below; range: ranges only, an
  *                    uncodable spawn is an error; see kill.c)
@@ -44,7 +46,7 @@ static int parse_u64(const char *s, unsigned long long *out, char **end) {
   return 1;
 }
 
-static int parse_flag(const char *var, int dflt) {
+static int parse_flag_or(const char *var, int dflt, const char *expected) {
   const char *v = getenv(var);
   if (!v)
     return dflt;
@@ -52,8 +54,10 @@ static int parse_flag(const char *var, int dflt) {
     return 0;
   if (!strcmp(v, "1"))
     return 1;
-  bad(var, v, "expected 0 or 1");
+  bad(var, v, expected);
 }
+
+static int parse_flag(const char *var, int dflt) { return parse_flag_or(var, dflt, "expected 0 or 1"); }
 
 void parc_env_parse(void) {
   const char *v;
@@ -62,7 +66,7 @@ void parc_env_parse(void) {
 
   /* P defaults to the CPUs online, as the contract says, even where the
    * affinity mask has fewer (`taskset -c 0`: P = 2 on two CPUs, both
-   * processors pinned to CPU 0).  Whether processors outnumber CPUs is
+   * processors on CPU 0).  Whether processors outnumber CPUs is
    * judged against the mask, as only its CPUs run them: parc_pin_init
    * (numa.c) replaces this count with the mask's when it reads the mask. */
   long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -115,7 +119,9 @@ void parc_env_parse(void) {
   }
   parc_rt.stack_size = (stack + parc_rt.page - 1) & ~(parc_rt.page - 1);
 
-  parc_rt.pin = parse_flag("PARC_PIN", 1);
+  /* auto (-1) is decided by parc_pin_init, which counts the mask. */
+  v = getenv("PARC_PIN");
+  parc_rt.pin = v && !strcmp(v, "auto") ? -1 : parse_flag_or("PARC_PIN", -1, "expected auto, 0 or 1");
   parc_rt.stats = parse_flag("PARC_STATS", 0);
 
   parc_rt.kill_mode = PARC_KILL_AUTO;

@@ -601,7 +601,7 @@ typedef struct parc_runtime {
   uint64_t fpctl_base;
   int single;                 /* P == 1: no locks, no atomics on the inline path */
   int stats;                  /* PARC_STATS */
-  int pin;                    /* PARC_PIN */
+  int pin;                    /* PARC_PIN: 0 or 1; -1 (auto) until parc_pin_init */
   int kill_mode;              /* PARC_KILL */
   int trace;                  /* PARC_TRACE set */
   int sched_random;           /* PARC_SCHED=random */

@@ -31,7 +31,7 @@
 // STACKJ: parc: error: PARC_STACK_SIZE=64Q: trailing characters
 // STACKBIG: parc: error: PARC_STACK_SIZE=99999999999999999999: at most 1G
 // OK2: main ran P=2 sum=4950
-// PIN: parc: error: PARC_PIN=2: expected 0 or 1
+// PIN: parc: error: PARC_PIN=2: expected auto, 0 or 1
 // KILL: parc: error: PARC_KILL=fast: expected auto, range or bottomup
 // STATS: parc: error: PARC_STATS=yes: expected 0 or 1
 // STATUS: status=2
