@@ -57,7 +57,9 @@ static int parse_flag_or(const char *var, int dflt, const char *expected) {
   bad(var, v, expected);
 }
 
-static int parse_flag(const char *var, int dflt) { return parse_flag_or(var, dflt, "expected 0 or 1"); }
+static int parse_flag(const char *var, int dflt) {
+  return parse_flag_or(var, dflt, "expected 0 or 1");
+}
 
 void parc_env_parse(void) {
   const char *v;
@@ -121,7 +123,8 @@ void parc_env_parse(void) {
 
   /* auto (-1) is decided by parc_pin_init, which counts the mask. */
   v = getenv("PARC_PIN");
-  parc_rt.pin = v && !strcmp(v, "auto") ? -1 : parse_flag_or("PARC_PIN", -1, "expected auto, 0 or 1");
+  parc_rt.pin =
+      v && !strcmp(v, "auto") ? -1 : parse_flag_or("PARC_PIN", -1, "expected auto, 0 or 1");
   parc_rt.stats = parse_flag("PARC_STATS", 0);
 
   parc_rt.kill_mode = PARC_KILL_AUTO;

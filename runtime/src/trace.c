@@ -493,7 +493,6 @@ void parc_trace_flush(void) {
   put_str(f, pname);
   fputs("}}", f);
   uint64_t dropped = 0;
-  uint64_t root_written = 0; /* root segments below this are in processor 0's buffer */
   for (int k = 0; k < parc_rt.P && parc_rt.procs; k++) {
     parc_proc *p = &parc_rt.procs[k];
     int cpu = __atomic_load_n(&p->cpu, __ATOMIC_RELAXED);
@@ -506,6 +505,7 @@ void parc_trace_flush(void) {
             "\"args\": {\"sort_index\": %d}}",
             k, k);
   }
+  uint64_t root_written = 0; /* root segments below this are in processor 0's buffer */
   for (int k = 0; k < parc_rt.P && parc_rt.procs; k++) {
     /* acquire: pairs with the owner's release of tbuf, chunk links, counts. */
     parc_tbuf *tb = __atomic_load_n(&parc_rt.procs[k].tbuf, __ATOMIC_ACQUIRE);
