@@ -46,7 +46,7 @@ static int parse_u64(const char *s, unsigned long long *out, char **end) {
   return 1;
 }
 
-static int parse_flag_or(const char *var, int dflt, const char *expected) {
+static int parse_flag(const char *var, int dflt) {
   const char *v = getenv(var);
   if (!v)
     return dflt;
@@ -54,11 +54,7 @@ static int parse_flag_or(const char *var, int dflt, const char *expected) {
     return 0;
   if (!strcmp(v, "1"))
     return 1;
-  bad(var, v, expected);
-}
-
-static int parse_flag(const char *var, int dflt) {
-  return parse_flag_or(var, dflt, "expected 0 or 1");
+  bad(var, v, "expected 0 or 1");
 }
 
 void parc_env_parse(void) {
@@ -121,10 +117,12 @@ void parc_env_parse(void) {
   }
   parc_rt.stack_size = (stack + parc_rt.page - 1) & ~(parc_rt.page - 1);
 
-  /* auto (-1) is decided by parc_pin_init, which counts the mask. */
-  v = getenv("PARC_PIN");
-  parc_rt.pin =
-      v && !strcmp(v, "auto") ? -1 : parse_flag_or("PARC_PIN", -1, "expected auto, 0 or 1");
+  parc_rt.pin = -1; /* auto: decided by parc_pin_init, which counts the mask */
+  if ((v = getenv("PARC_PIN")) != NULL && strcmp(v, "auto") != 0) {
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+      bad("PARC_PIN", v, "expected auto, 0 or 1");
+    parc_rt.pin = v[0] == '1';
+  }
   parc_rt.stats = parse_flag("PARC_STATS", 0);
 
   parc_rt.kill_mode = PARC_KILL_AUTO;

@@ -27,14 +27,10 @@ static int ncpus;
 void parc_pin_init(void) {
   cpu_set_t set;
   ncpus = 0;
-  if (sched_getaffinity(0, sizeof set, &set) != 0) {
-    if (parc_rt.pin < 0)
-      parc_rt.pin = 0; /* auto: no mask, nothing to pin to */
-    return;
-  }
-  for (int c = 0; c < CPU_SETSIZE && ncpus < PARC_MAX_PROCS; c++)
-    if (CPU_ISSET(c, &set))
-      cpus[ncpus++] = c;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE && ncpus < PARC_MAX_PROCS; c++)
+      if (CPU_ISSET(c, &set))
+        cpus[ncpus++] = c;
   if (ncpus)
     parc_rt.cpus = ncpus;
   /* PARC_PIN=auto: pin when every CPU of the mask gets one processor.  With
@@ -42,7 +38,8 @@ void parc_pin_init(void) {
    * each at PARC_NPROCS=4) were all pinned to the mask's first CPUs while
    * the others idled; with more, pinning splits them unevenly (3 on 2
    * CPUs: two on one).  There the kernel places them, as it places an
-   * OpenMP team that has no OMP_PROC_BIND. */
+   * OpenMP team that has no OMP_PROC_BIND.  No mask read: nothing to pin
+   * to. */
   if (parc_rt.pin < 0)
     parc_rt.pin = ncpus > 0 && parc_rt.P == ncpus;
 }
