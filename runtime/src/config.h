@@ -147,12 +147,17 @@
 
 /* Lazy publication (processor.c, help_request): a spinning idle processor
  * renews its help request every PARC_HELP_SPINS rounds (a power of two), a
- * sleeping one every PARC_HELP_SLEEP_NS. */
+ * sleeping one every PARC_HELP_SLEEP_NS; a sleeper that finds its request
+ * still standing (nobody polled) doubles its nap, up to
+ * PARC_HELP_SLEEP_MAX_NS. */
 #ifndef PARC_HELP_SPINS
 #define PARC_HELP_SPINS 1024
 #endif
 #ifndef PARC_HELP_SLEEP_NS
 #define PARC_HELP_SLEEP_NS 1000000
+#endif
+#ifndef PARC_HELP_SLEEP_MAX_NS
+#define PARC_HELP_SLEEP_MAX_NS 64000000
 #endif
 
 /* Every activity is blocked but threads of the program's own still run,
@@ -280,6 +285,8 @@ _Static_assert(PARC_ALTSTACK >= 16384, "signal handlers need at least SIGSTKSZ")
 _Static_assert(PARC_HELP_SPINS > 0 && (PARC_HELP_SPINS & (PARC_HELP_SPINS - 1)) == 0,
                "PARC_HELP_SPINS must be a power of two");
 _Static_assert(PARC_HELP_SLEEP_NS > 0 && PARC_HELP_SLEEP_NS < 1000000000, "PARC_HELP_SLEEP_NS out of range");
+_Static_assert(PARC_HELP_SLEEP_MAX_NS >= PARC_HELP_SLEEP_NS && PARC_HELP_SLEEP_MAX_NS < 1000000000,
+               "PARC_HELP_SLEEP_MAX_NS out of range");
 _Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
 _Static_assert(PARC_SIGMASK_WAIT_NS >= 0 && PARC_SIGMASK_WAIT_NS <= 10000000000,
                "PARC_SIGMASK_WAIT_NS out of range");
