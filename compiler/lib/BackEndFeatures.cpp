@@ -39,13 +39,19 @@ bool clangOnlyBuiltin(StringRef Name) {
         "__builtin_allow_runtime_check", "__builtin_unpredictable", "__builtin_memcpy_inline",
         "__builtin_memset_inline", "__builtin_readcyclecounter", "__builtin_readsteadycounter",
         "__builtin_isfpclass", "__builtin_FUNCSIG", "__builtin_preserve_access_index",
-        "__builtin_launder"})
+        "__builtin_launder", "__builtin_function_start"})
     if (Name == N)
       return true;
   return false;
 }
 
 const char BitIntExample[] = "unsigned _BitInt(8) @;";
+
+/// An example that a back end without the builtin N rejects.
+std::string builtinExample(const std::string &N) {
+  return "#ifdef __has_builtin\n#if !__has_builtin(" + N + ")\n#error " + N +
+         "\n#endif\n#endif";
+}
 
 /// The standard headers that define, for a compiler without C23's
 /// keywords, the macros that stand for them.
@@ -354,6 +360,19 @@ void BackEndFeatures::token(const Token &T, Preprocessor &PP) {
   case tok::kw___bf16:
     add(T.getLocation(), "__bf16", "__bf16 *@;");
     return;
+  case tok::kw_half: // __fp16 (`half` itself is OpenCL's)
+    add(T.getLocation(), "__fp16", "__fp16 *@;");
+    return;
+  case tok::kw___builtin_bit_cast:
+  case tok::kw___builtin_COLUMN:
+  case tok::kw___builtin_FILE_NAME: {
+    // Keywords in Clang, not builtins with an ID; gcc 12 has none of them
+    // (__builtin_COLUMN() compiled as a call of an undeclared function,
+    // and the link failed without a line to go by).
+    std::string N = T.getIdentifierInfo()->getName().str();
+    add(T.getLocation(), "the builtin '" + N + "'", builtinExample(N));
+    return;
+  }
   case tok::kw__Nonnull:
   case tok::kw__Nullable:
   case tok::kw__Nullable_result:
@@ -366,9 +385,7 @@ void BackEndFeatures::token(const Token &T, Preprocessor &PP) {
     const IdentifierInfo *II = T.getIdentifierInfo();
     if (II && II->getBuiltinID() != 0 && clangOnlyBuiltin(II->getName())) {
       std::string N = II->getName().str();
-      add(T.getLocation(), "the builtin '" + N + "'",
-          "#ifdef __has_builtin\n#if !__has_builtin(" + N + ")\n#error " + N +
-              "\n#endif\n#endif");
+      add(T.getLocation(), "the builtin '" + N + "'", builtinExample(N));
     }
     return;
   }

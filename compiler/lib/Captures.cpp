@@ -585,6 +585,18 @@ bool Outliner::rewriteCaptures() {
     for (const VarDecl *V : C->Captures) {
       if (V->getStorageClass() != SC_Register || !Done.insert(V).second)
         continue;
+      if (const auto *Reg = V->getAttr<AsmLabelAttr>()) {
+        // `register long r __asm__("r12")`: without its `register` the
+        // label is ignored (gcc and clang warned), and an activity may
+        // run on another thread, whose r12 is not this one's.
+        S.error(V->getLocation(), "cannot share variable '%0', bound to register '%1', with a "
+                                  "parallel activity")
+            << V->getName() << Reg->getLabel();
+        S.note(V->getLocation(), "an activity may run on another thread: copy the value into "
+                                 "an ordinary variable before the construct and share that");
+        Ok = false;
+        continue;
+      }
       SourceLocation B = V->getBeginLoc(), E = V->getLocation();
       long Off = -1;
       unsigned BO = 0, EO = 0;

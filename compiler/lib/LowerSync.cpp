@@ -406,7 +406,11 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
       if (S.Ctx.getAsArrayType(T)) {
         if (isa<StringLiteral>(Bare->IgnoreParens()))
           Text = "{" + Text + "}";
-        Sets.push_back("__builtin_memcpy(" + Field + ", (" + O.typeName(T) + ")" + Text +
+        // A volatile array's field and literal are volatile, which
+        // memcpy's parameters are not (gcc warns even without -Wall).
+        bool Vol = S.Ctx.getBaseElementType(T).isVolatileQualified();
+        Sets.push_back("__builtin_memcpy(" + std::string(Vol ? "(void *)" : "") + Field + ", " +
+                       (Vol ? "(const void *)" : "") + "(" + O.typeName(T) + ")" + Text +
                        ", sizeof " + Field + ")");
       } else if (isa<InitListExpr>(Bare)) {
         Sets.push_back(Field + " = (" + O.typeName(T) + ")" + Text);

@@ -229,25 +229,31 @@ static std::string prototype(const Outliner &O, const FunctionDecl *FD) {
     Out += "static ";
   if (FD->isInlineSpecified())
     Out += "inline ";
-  if (!FD->hasWrittenPrototype()) {
-    // K&R definition: a prototype would promote nothing (char, float
-    // parameters) and clash; declare it without one, as the user did.
-    QualType R = FD->getReturnType();
-    return Out + S.printType(S.Ctx.getFunctionNoProtoType(R), FD->getName()) + ";\n";
+  // The parameters as declared, named: the size of a VLA parameter names
+  // an earlier one (`int a[][n]` was `int (*)[n]`, with no n in scope),
+  // and an array parameter spelled as a pointer draws -Warray-parameter.
+  // A K&R definition's parameters take their promoted types (char as int,
+  // float as double), the only prototype compatible with it (C17
+  // 6.7.6.3p15); `int f();` made clang warn at every call and at itself.
+  bool KR = !FD->hasWrittenPrototype();
+  std::string Params;
+  for (const ParmVarDecl *P : FD->parameters()) {
+    QualType T = KR ? P->getType() : P->getOriginalType();
+    if (KR && S.Ctx.isPromotableIntegerType(T))
+      T = S.Ctx.getPromotedIntegerType(T);
+    else if (KR && T->isSpecificBuiltinType(BuiltinType::Float))
+      T = S.Ctx.DoubleTy;
+    std::string Name = P->getName().str();
+    Params += (Params.empty() ? "" : ", ") +
+              (isVariablyModified(T) ? S.printType(T, Name) : O.declare(T, Name));
   }
-  if (O.needsDeclarator(FD->getReturnType())) {
-    // A result of an unnamed tag that parcc named (hoistReturnTag,
-    // nameFileTags), which Clang's printer cannot spell.
-    std::string Params;
-    for (const ParmVarDecl *P : FD->parameters())
-      Params += (Params.empty() ? "" : ", ") + O.declare(P->getType(), "");
-    if (FD->isVariadic())
-      Params += ", ...";
-    return Out + O.declare(FD->getReturnType(),
-                           FD->getName().str() + "(" + (Params.empty() ? "void" : Params) + ")") +
-           ";\n";
-  }
-  return Out + S.printType(FD->getType(), FD->getName()) + ";\n";
+  if (FD->isVariadic())
+    Params += ", ...";
+  std::string Decl = FD->getName().str() + "(" + (Params.empty() ? "void" : Params) + ")";
+  // A result of an unnamed tag that parcc named (hoistReturnTag,
+  // nameFileTags), which Clang's printer cannot spell.
+  QualType R = FD->getReturnType();
+  return Out + (O.needsDeclarator(R) ? O.declare(R, Decl) : S.printType(R, Decl)) + ";\n";
 }
 
 void Outliner::replayMacros(unsigned UpTo, std::string &Out) {
@@ -321,6 +327,14 @@ bool Outliner::lowerFunction(FunctionModel &F) {
     else
       lowerParfor(*this, *C, Defs, Spawn);
     Block += Defs;
+    // A constant that the activities have their own copies of
+    // (bodyPrologue) may have no use left where it is declared: `const int
+    // K = 5; parblock { r = K; } epar` drew -Wunused-variable for K.
+    for (const VarDecl *V : C->Constants)
+      if (S.M.declActivity(V) == C->Parent) {
+        assert(Spawn.back() == '}');
+        Spawn.insert(Spawn.size() - 1, "(void)" + V->getName().str() + "; ");
+      }
 
     unsigned B = S.offset(C->Block->getLBracLoc());
     unsigned E = S.endOffset(C->Block->getRBracLoc());
