@@ -21,11 +21,11 @@
 // report.
 //
 // A local of the body moves into the frame (struct parc_fr_<tag>, the
-// member named as the variable) when a sync of the body follows its
-// declaration within its scope: only those can be live when the activity
-// resumes, and the switch jumps past no other declaration.  Its
-// declaration becomes assignments of its initializers; an array's is a
-// copy from a compound literal.
+// member named as the variable) when it is live across a sync of the body
+// (lowerStackless, Moves): only those are needed when the activity
+// resumes.  Its declaration becomes assignments of its initializers; an
+// array's is a copy from a compound literal.  The switch jumps past the
+// declarations of the others, which nothing reads after the jump.
 //
 // The form is used only where it means what the stack form means: the
 // syncs are the body's own (a nested construct's are its own), none is in
@@ -120,11 +120,51 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (!Captured.count(E))
       Refs.push_back(E);
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      Uses[V].push_back(S.offset(E->getLocation()));
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *U) {
     if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && isIndex(U->getSubExpr()))
       Ok = false;
+    if (U->getOpcode() == UO_AddrOf) {
+      // &v, &v.f, &v.a[i]: a pointer that may be used after a sync.
+      const Expr *E = U->getSubExpr()->IgnoreParens();
+      while (true) {
+        if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow())
+          E = M->getBase()->IgnoreParens();
+        else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+          E = AS->getBase()->IgnoreParenImpCasts();
+        else
+          break;
+      }
+      if (const auto *R = dyn_cast<DeclRefExpr>(E))
+        if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+          AddrTaken.insert(V);
+    }
+    return true;
+  }
+  bool VisitForStmt(ForStmt *L) {
+    if (L->getBody())
+      Loops.push_back({L, L->getBody()});
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt *L) {
+    if (L->getBody())
+      Loops.push_back({L, L->getBody()});
+    return true;
+  }
+  bool VisitDoStmt(DoStmt *L) {
+    if (L->getBody())
+      Loops.push_back({L, L->getBody()});
+    return true;
+  }
+  bool VisitLabelStmt(LabelStmt *) {
+    Jumps = true;
+    return true;
+  }
+  bool VisitAddrLabelExpr(AddrLabelExpr *) {
+    Jumps = true;
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
@@ -145,6 +185,14 @@ public:
   std::vector<const DeclStmt *> Decls, VMTypedefs;
   std::vector<const DeclRefExpr *> Refs;
   std::vector<const CompoundLiteralExpr *> Literals;
+  /// Where each variable is named, nested constructs included (their
+  /// environments take its address there); whose address the body takes.
+  llvm::DenseMap<const VarDecl *, std::vector<unsigned>> Uses;
+  llvm::DenseSet<const VarDecl *> AddrTaken;
+  /// The loops of the body, with their bodies.
+  std::vector<std::pair<const Stmt *, const Stmt *>> Loops;
+  /// A label: a goto may make a loop of any stretch of the body.
+  bool Jumps = false;
 
 private:
   bool isIndex(const Expr *E) const {
@@ -292,8 +340,56 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
         return false;
   }
 
-  // The locals to move: a sync of the body follows the declaration in its
-  // scope.
+  // The locals to move: those live across a sync of the body.  A local is
+  // when a sync follows its declaration in its scope and it is named
+  // after that sync, or in a loop around the sync that does not declare
+  // it anew each time round.  Its address taken, an array, or a label in
+  // the body (a goto may make a loop of anything): a sync in its scope
+  // suffices.  The others stay declared where they are, and stay in
+  // registers: every local in the scope of a sync went to the frame, and
+  // a Jacobi sweep whose running maximum went through parc_fr_ (the
+  // grid's stores may alias it) took 1.33 times as long at P = 1.  The
+  // switch jumps past their declarations, which C allows (none has a
+  // variably modified type); nothing reads them after the jump.
+  auto Moves = [&](const DeclStmt *DS) {
+    unsigned From = S.endOffset(DS->getEndLoc()), To = scopeEnd(S, DS);
+    std::vector<unsigned> In;
+    for (unsigned At : SyncAt)
+      if (From <= At && At < To)
+        In.push_back(At);
+    if (In.empty())
+      return false;
+    if (Scan.Jumps)
+      return true;
+    unsigned DeclAt = S.offset(DS->getBeginLoc());
+    for (const Decl *D : DS->decls()) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || Scan.AddrTaken.count(V) || S.Ctx.getAsArrayType(V->getType()))
+        return true;
+      auto U = Scan.Uses.find(V);
+      if (U == Scan.Uses.end())
+        continue;
+      for (unsigned Use : U->second)
+        for (unsigned At : In)
+          if (At < Use && Use < To)
+            return true;
+      for (const auto &[Loop, Body] : Scan.Loops) {
+        unsigned LB = S.offset(Loop->getBeginLoc()), LE = S.endOffset(Loop->getEndLoc());
+        unsigned BB = S.offset(Body->getBeginLoc()), BE = S.endOffset(Body->getEndLoc());
+        if (BB <= DeclAt && DeclAt < BE)
+          continue; // declared anew each time round
+        bool Around = false;
+        for (unsigned At : In)
+          Around |= BB <= At && At < BE;
+        if (!Around)
+          continue;
+        for (unsigned Use : U->second)
+          if (LB <= Use && Use < LE)
+            return true;
+      }
+    }
+    return false;
+  };
   llvm::DenseSet<const VarDecl *> Moved;
   std::vector<const DeclStmt *> MovedStmts;
   Outliner::FramePlan Plan;
@@ -301,7 +397,7 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
   for (const DeclStmt *DS : Scan.Decls) {
     if (!MovedStmts.empty() && MovedStmts.back() == DS)
       continue;
-    if (!LiveAcross(DS))
+    if (!Moves(DS))
       continue;
     // A static or extern local keeps its storage: nothing to move.
     const auto *First = dyn_cast<VarDecl>(*DS->decl_begin());
