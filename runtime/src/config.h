@@ -68,6 +68,11 @@
 #ifndef PARC_SPIN_NS
 #define PARC_SPIN_NS 60000
 #endif
+/* The longest an idle processor's spin grows to, in nanoseconds, while
+ * its sleeps keep ending sooner than this (processor.c, spin_adapt). */
+#ifndef PARC_SPIN_MAX_NS
+#define PARC_SPIN_MAX_NS 1000000
+#endif
 
 /* The longest main's thread waits, when it publishes a new signal mask,
  * for the idle processors to take it (processor.c, "Signal masks"), in
@@ -288,6 +293,8 @@ _Static_assert(PARC_HELP_SLEEP_NS > 0 && PARC_HELP_SLEEP_NS < 1000000000, "PARC_
 _Static_assert(PARC_HELP_SLEEP_MAX_NS >= PARC_HELP_SLEEP_NS && PARC_HELP_SLEEP_MAX_NS < 1000000000,
                "PARC_HELP_SLEEP_MAX_NS out of range");
 _Static_assert(PARC_SPIN_NS >= 0 && PARC_SPIN_NS <= 10000000, "PARC_SPIN_NS out of range");
+_Static_assert(PARC_SPIN_MAX_NS >= PARC_SPIN_NS && PARC_SPIN_MAX_NS <= 10000000,
+               "PARC_SPIN_MAX_NS out of range");
 _Static_assert(PARC_SIGMASK_WAIT_NS >= 0 && PARC_SIGMASK_WAIT_NS <= 10000000000,
                "PARC_SIGMASK_WAIT_NS out of range");
 _Static_assert(PARC_FOREIGN_POLL_NS > 0 && PARC_FOREIGN_POLL_NS < 1000000000,

@@ -10,6 +10,10 @@
  *   PARC_KILL        auto, range or bottomup (default auto: ranges where
  *                    they fit, bottom-up below; range: ranges only, an
  *                    uncodable spawn is an error; see kill.c)
+ *   PARC_SPIN_US     0..1000000: how long an idle processor spins before
+ *                    it sleeps, in microseconds (default: from
+ *                    PARC_SPIN_NS, 60 us, adapted by processor.c's
+ *                    spin_adapt; set: that long, always)
  *   PARC_STATS       0 or 1 (default 0): print statistics at exit
  *   PARC_TRACE       a file name: write a Chrome trace-event JSON file of
  *                    the run there at exit (trace.c); opened here, so a bad
@@ -124,6 +128,16 @@ void parc_env_parse(void) {
     parc_rt.pin = v[0] == '1';
   }
   parc_rt.stats = parse_flag("PARC_STATS", 0);
+
+  parc_rt.spin_ns = PARC_SPIN_NS;
+  if ((v = getenv("PARC_SPIN_US")) != NULL) {
+    unsigned long long n;
+    char *end;
+    if (!parse_u64(v, &n, &end) || *end || n > 1000000)
+      bad("PARC_SPIN_US", v, "expected a number of microseconds from 0 to 1000000");
+    parc_rt.spin_ns = n * 1000;
+    parc_rt.spin_fixed = 1;
+  }
 
   parc_rt.kill_mode = PARC_KILL_AUTO;
   if ((v = getenv("PARC_KILL")) != NULL) {

@@ -575,6 +575,9 @@ typedef struct parc_proc {
   /* Counted in parc_hunger_ since start_workers created it, until it first
    * runs work or enters idle(), which takes the count over (processor.c). */
   int born_hungry;
+  /* Owner-only: how long it spins when next idle, in ns (0: parc_rt.spin_ns
+   * still); adapted by the length of its sleeps (processor.c, spin_adapt). */
+  uint64_t spin_ns;
   /* The signal mask of this processor's thread (processor.c, "Signal
    * masks"): sig_gen, owner-only, is the generation of the published mask
    * it has, or PARC_SIG_IDLE (every signal blocked but the runtime's);
@@ -608,6 +611,8 @@ typedef struct parc_runtime {
   int step;                   /* trace || sched_random: one activity per body call */
   int observe;                /* stats || trace: number the executions of sites */
   uint64_t seed;              /* PARC_SEED */
+  uint64_t spin_ns;           /* PARC_SPIN_US, in ns (default PARC_SPIN_NS) */
+  int spin_fixed;             /* PARC_SPIN_US set: no adapting (spin_adapt) */
   size_t stack_size;          /* PARC_STACK_SIZE, page-rounded */
   size_t page;
   int inited;

@@ -1346,15 +1346,38 @@ void parc_sem_posted_wake(void) {
  * and end during the look.  (Signal handlers remain outside
  * the model.)
  *
- * Spinning.  An idle processor spins PARC_SPIN_NS before it sleeps, so
+ * Spinning.  An idle processor spins PARC_SPIN_US before it sleeps, so
  * that work that comes soon finds it awake.  With more processors than
  * CPUs the spin yields the CPU in each round: it held one of the CPUs
  * that the busy processors needed, and every context readied
  * (parc_wake_any) woke an idle processor to spin again.  A semaphore
  * ping-pong of two activities at P = 3 on 2 CPUs took 5 us a round
- * against 0.15 us at P = 2, and the idle spins were half of its CPU time. */
+ * against 0.15 us at P = 2, and the idle spins were half of its CPU time.
+ *
+ * How long it spins adapts (spin_adapt): a sleep that ends within
+ * PARC_SPIN_MAX_NS doubles the next spin, up to that; a longer one halves
+ * it, down to PARC_SPIN_US.  A sleep costs more than its wake-up: on a
+ * 2-CPU VM a conjugate gradient at P = 2, whose constructs come every
+ * 200-400 us with uneven chunks, ran its SpMV chunks at half speed for
+ * long stretches after sleeps (0.29 s with 60 us spins, 0.21-0.22 s
+ * spinning 250 us-1 ms; libgomp spins about 300,000 rounds).  A processor
+ * whose waits are long sleeps after 60 us as before; one whose waits are
+ * short spins them out, as OpenMP's threads do.  Not with more
+ * processors than CPUs (the spin then yields, and sleeping gives the CPU
+ * back), nor when PARC_SPIN_US is set. */
+static void spin_adapt(parc_proc *p, uint64_t slept) {
+  if (parc_rt.spin_fixed || parc_oversubscribed())
+    return;
+  uint64_t base = parc_rt.spin_ns, cur = p->spin_ns ? p->spin_ns : base;
+  if (slept < PARC_SPIN_MAX_NS)
+    cur = cur * 2 < PARC_SPIN_MAX_NS ? cur * 2 : PARC_SPIN_MAX_NS;
+  else
+    cur = cur / 2 > base ? cur / 2 : base;
+  p->spin_ns = cur ? cur : base;
+}
+
 static void idle_wait(parc_proc *p) {
-  uint64_t t0 = now_ns();
+  uint64_t t0 = now_ns(), spin = p->spin_ns ? p->spin_ns : parc_rt.spin_ns;
   int oversubscribed = parc_oversubscribed();
   for (unsigned i = 1;; i++) {
     sigmask_spin(p);
@@ -1370,7 +1393,7 @@ static void idle_wait(parc_proc *p) {
       cpu_relax();
     if ((i & (PARC_HELP_SPINS - 1)) == 0)
       help_request();
-    if (((i & 63) == 0 || oversubscribed) && now_ns() - t0 > PARC_SPIN_NS)
+    if (((i & 63) == 0 || oversubscribed) && now_ns() - t0 > spin)
       break; /* a yield may take long: the clock every round then */
   }
   if (fork_lost) /* nobody else is left to bring work */
@@ -1419,6 +1442,7 @@ static void idle_wait(parc_proc *p) {
      * the longer nap (it needs three processors, and every poll missing
      * for the last nap). */
     long long cur = nap, most = nap > PARC_HELP_SLEEP_MAX_NS ? nap : PARC_HELP_SLEEP_MAX_NS;
+    uint64_t slept_from = now_ns();
     while (p->sleeping && !p->quit) {
       if (PARC_UNLIKELY(watch)) {
         watch = watch_foreign(p);
@@ -1442,6 +1466,7 @@ static void idle_wait(parc_proc *p) {
       help_request(); /* still hungry: renew the request, sleep on */
     }
     pthread_mutex_unlock(&p->idle_mu);
+    spin_adapt(p, now_ns() - slept_from);
     return;
   }
   pthread_mutex_lock(&p->idle_mu);

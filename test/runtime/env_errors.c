@@ -17,6 +17,9 @@
 // RUN: env PARC_PIN=2 %not %t 2>&1 | %FileCheck %s --check-prefix=PIN
 // RUN: env PARC_KILL=fast %not %t 2>&1 | %FileCheck %s --check-prefix=KILL
 // RUN: env PARC_STATS=yes %not %t 2>&1 | %FileCheck %s --check-prefix=STATS
+// RUN: env PARC_SPIN_US=1000001 %not %t 2>&1 | %FileCheck %s --check-prefix=SPIN
+// RUN: env PARC_SPIN_US=-1 %not %t 2>&1 | %FileCheck %s --check-prefix=SPINNEG
+// RUN: env PARC_SPIN_US=0 %run-2 %t | %FileCheck %s --check-prefix=OK2
 // RUN: sh -c 'env PARC_NPROCS=0 %t; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=STATUS
 // ZERO: parc: error: PARC_NPROCS=0: must be at least 1
 // ZERO-NOT: main ran
@@ -34,6 +37,8 @@
 // PIN: parc: error: PARC_PIN=2: expected auto, 0 or 1
 // KILL: parc: error: PARC_KILL=fast: expected auto, range or bottomup
 // STATS: parc: error: PARC_STATS=yes: expected 0 or 1
+// SPIN: parc: error: PARC_SPIN_US=1000001: expected a number of microseconds from 0 to 1000000
+// SPINNEG: parc: error: PARC_SPIN_US=-1: expected a number of microseconds from 0 to 1000000
 // STATUS: status=2
 #include <parc_abi.h>
 #include <stdint.h>
