@@ -54,7 +54,10 @@
 //     calls (whose body is at hand, or which is const or pure), in a loop
 //     (and callees) that store through no pointer to a type that could be
 //     the variable's (a character type, its own or its signed or unsigned
-//     twin, a struct or union).  Signed overflow is undefined, so such a loop ends; an
+//     twin, a struct or union); or objects read through such addresses
+//     (`p[e]`, `*p`, `p->m`), in a loop (and callees) that stores to no
+//     object of a type that could be theirs but locals whose address is
+//     never taken.  Signed overflow is undefined, so such a loop ends; an
 //     unsigned (or -fwrapv) index needs a strict OP and a step of 1 (`u <=
 //     UINT_MAX` and `u >= 0` never end).  A shared or global variable in
 //     BOUND could only change under the loop through a data race.
@@ -152,6 +155,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -239,10 +243,18 @@ static bool readsOnlyBuiltin(const Builtin::Context &BI, unsigned ID) {
 /// call could be anything.  A named variable, a member of one (`s.m`) or
 /// an element of a declared array (`a[i]`) is an object of its own, unless
 /// it or V is declared an alias of another (`__attribute__((alias))`).
+///
+/// Without V, for an object of type T in memory (`rowptr[i + 1]`,
+/// `m->n`): the same, except that only the named variables that Private
+/// says no pointer reaches are objects of their own (a local scalar whose
+/// address is never taken); an array's element or a global may be the
+/// object.
 class GlobalStores : public RecursiveASTVisitor<GlobalStores> {
 public:
   GlobalStores(ASTContext &Ctx, const VarDecl *V)
       : Ctx(Ctx), V(V), T(V->getType().getUnqualifiedType()) {}
+  GlobalStores(ASTContext &Ctx, QualType T, std::function<bool(const VarDecl *)> Private)
+      : Ctx(Ctx), V(nullptr), T(T.getUnqualifiedType()), Private(std::move(Private)) {}
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->isAssignmentOp())
       store(B->getLHS());
@@ -277,11 +289,11 @@ public:
 private:
   void store(const Expr *L) {
     L = L->IgnoreParens();
-    if (refersTo(L, V)) {
+    if (V && refersTo(L, V)) {
       Found = true;
       return;
     }
-    if (ownObject(L))
+    if (V ? ownObject(L) : privateObject(L))
       return;
     QualType LT = L->getType().getUnqualifiedType();
     Found |= LT->isCharType() || LT->isRecordType() || Ctx.hasSameType(LT, T) ||
@@ -303,9 +315,15 @@ private:
     }
     return false;
   }
+  bool privateObject(const Expr *L) const {
+    const auto *DRE = dyn_cast<DeclRefExpr>(L);
+    const auto *W = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return W && Private(W);
+  }
   ASTContext &Ctx;
   const VarDecl *V;
   QualType T;
+  std::function<bool(const VarDecl *)> Private;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
 };
 
@@ -758,6 +776,8 @@ bool Planner::invariant(const Expr *E, const Stmt *Loop, const FunctionModel &F)
     case UO_Not:
     case UO_LNot:
       return invariant(U->getSubExpr(), Loop, F);
+    case UO_Deref:
+      break; // below
     default:
       return false;
     }
@@ -768,6 +788,36 @@ bool Planner::invariant(const Expr *E, const Stmt *Loop, const FunctionModel &F)
   if (const auto *C = dyn_cast<ConditionalOperator>(E))
     return invariant(C->getCond(), Loop, F) && invariant(C->getTrueExpr(), Loop, F) &&
            invariant(C->getFalseExpr(), Loop, F);
+  // An object in memory read through an invariant address: `rowptr[i +
+  // 1]` (a CSR matrix's row), `*end`, `m->n`.  The loop may not store
+  // where it may be (GlobalStores without a variable).  Such a row loop of
+  // a sparse product polled at every element, which kept the back end
+  // from keeping anything in registers: 0.32 s against 0.22 s serial
+  // (tester A, s43).
+  const Expr *Base = nullptr, *Index = nullptr;
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    Base = A->getBase(), Index = A->getIdx();
+  else if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+    Base = U->getSubExpr();
+  else if (const auto *M = dyn_cast<MemberExpr>(E); M && M->isArrow() && isa<FieldDecl>(M->getMemberDecl()) &&
+                                                   !cast<FieldDecl>(M->getMemberDecl())->isBitField())
+    Base = M->getBase();
+  if (Base) {
+    QualType T = E->getType();
+    if (T.isVolatileQualified() || T->isAtomicType() || !T->isScalarType() ||
+        !Base->getType()->isPointerType() || !invariant(Base, Loop, F) ||
+        (Index && !invariant(Index, Loop, F)))
+      return false;
+    GlobalStores G(S.Ctx, T, [&](const VarDecl *W) {
+      if (!W->hasLocalStorage() || W->getType()->isArrayType() || W->getType()->isRecordType())
+        return false;
+      const auto *Fn = dyn_cast_or_null<FunctionDecl>(W->getParentFunctionOrMethod());
+      auto It = Fn ? Fns.find(Fn->getCanonicalDecl()) : Fns.end();
+      return It != Fns.end() && !taken(*It->second, W);
+    });
+    G.TraverseStmt(const_cast<Stmt *>(Loop));
+    return !G.Found;
+  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (isa<EnumConstantDecl>(DRE->getDecl()))
       return true;
