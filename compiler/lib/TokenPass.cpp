@@ -504,6 +504,24 @@ private:
          {name(F)});
     return false;
   }
+  /// After an error at T: if T names a macro (`#define SEP :` used
+  /// between sections), say that parcc reads a parblock's punctuation
+  /// before macros expand; the error alone read as if the macro were not
+  /// there.
+  void macroPartNote(const RTok &T) {
+    if (T.Kind != tok::raw_identifier || T.Word != KW::None)
+      return;
+    const Directive *Def = nullptr;
+    for (const Directive &D : Dirs)
+      if (D.Define && D.Begin < T.Off && D.MacroName == T.Ident)
+        Def = &D;
+    if (!Def)
+      return;
+    note(T.Off, "'%0' is a macro: parcc reads the '{', ':' and 'epar' of a 'parblock' before "
+                "macros expand; write them out",
+         {T.Ident});
+    note(Def->MacroNameOff, "macro '%0' defined here", {T.Ident});
+  }
   bool macroHeaderError(const Frame &F, unsigned Off) {
     for (size_t I = F.KwTok + 1; I < Toks.size() && Toks[I].Off <= Off; ++I) {
       const RTok &T = Toks[I];
@@ -1087,6 +1105,7 @@ bool TokenPass::step(size_t &I) {
       if (F.Pb == PB::ExpectSection) {
         if (T.Kind != tok::l_brace) {
           error(T.Off, "expected '{' to begin a 'parblock' section");
+          macroPartNote(T);
           return matchNote(F);
         }
         insert(T.Off, sectionOrder(F, SectionPoint::Start) + "do ", T.Off);
@@ -1117,6 +1136,7 @@ bool TokenPass::step(size_t &I) {
         return false;
       }
       error(T.Off, "expected ':' or 'epar' after a 'parblock' section");
+      macroPartNote(T);
       if (T.Kind == tok::l_brace)
         AsideOpener = F.KwTok; // a section whose ':' was left out: the parblock goes
       return matchNote(F);
