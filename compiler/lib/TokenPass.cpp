@@ -504,17 +504,22 @@ private:
          {name(F)});
     return false;
   }
+  /// The last #define before T of the macro that T names, if it names one.
+  const Directive *macroDefinedBefore(const RTok &T) const {
+    if (T.Kind != tok::raw_identifier || T.Word != KW::None)
+      return nullptr;
+    const Directive *Def = nullptr;
+    for (const Directive &D : Dirs)
+      if (D.Define && D.Begin < T.Off && D.MacroName == T.Ident)
+        Def = &D;
+    return Def;
+  }
   /// After an error at T: if T names a macro (`#define SEP :` used
   /// between sections), say that parcc reads a parblock's punctuation
   /// before macros expand; the error alone read as if the macro were not
   /// there.
   void macroPartNote(const RTok &T) {
-    if (T.Kind != tok::raw_identifier || T.Word != KW::None)
-      return;
-    const Directive *Def = nullptr;
-    for (const Directive &D : Dirs)
-      if (D.Define && D.Begin < T.Off && D.MacroName == T.Ident)
-        Def = &D;
+    const Directive *Def = macroDefinedBefore(T);
     if (!Def)
       return;
     note(T.Off, "'%0' is a macro: parcc reads the '{', ':' and 'epar' of a 'parblock' before "
@@ -525,12 +530,7 @@ private:
   bool macroHeaderError(const Frame &F, unsigned Off) {
     for (size_t I = F.KwTok + 1; I < Toks.size() && Toks[I].Off <= Off; ++I) {
       const RTok &T = Toks[I];
-      if (T.Kind != tok::raw_identifier || T.Word != KW::None)
-        continue;
-      const Directive *Def = nullptr;
-      for (const Directive &D : Dirs)
-        if (D.Define && D.Begin < T.Off && D.MacroName == T.Ident)
-          Def = &D;
+      const Directive *Def = macroDefinedBefore(T);
       if (!Def)
         continue;
       bool AsIndex = F.Part >= 1 ? I + 2 == F.PartStarts[1]
