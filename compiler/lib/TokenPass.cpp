@@ -609,6 +609,7 @@ private:
   bool checkColonColon();
   bool closesAround(size_t From, size_t Depth) const;
   bool constructExtent(size_t Kw, unsigned &Begin, unsigned &End) const;
+  size_t ownEpar(size_t From, size_t Depth) const;
   /// What to set aside after the error, where the error says better than
   /// the open constructs: an explicit range (a stray `epar`, a construct
   /// up to its misspelt `epar`), or the construct that a misspelt keyword
@@ -1443,6 +1444,36 @@ bool TokenPass::closesAround(size_t From, size_t Depth) const {
   return Open.empty();
 }
 
+/// The `epar` that ends the parblock whose separator was expected at token
+/// From, its brackets open around it Depth: the first `epar` of no later
+/// construct, reached with at most one unmatched closer (the '}' of a
+/// section whose '{' went with a commented-out separator) and with the
+/// brackets around the construct closing as they are after it.  Not past a
+/// '{' that follows that unmatched closer other than after a ':' (a
+/// section): that is the next function's body, and the epar was left out.
+/// Toks.size() if there is none.
+size_t TokenPass::ownEpar(size_t From, size_t Depth) const {
+  int D = 0;
+  size_t Nested = 0;
+  for (size_t I = From; I < Toks.size(); ++I) {
+    const RTok &T = Toks[I];
+    if (T.Word == KW::Parblock || T.Word == KW::Parfor || T.Word == KW::Lparfor) {
+      ++Nested;
+    } else if (T.Word == KW::Epar) {
+      if (Nested == 0)
+        return closesAround(I + 1, Depth) ? I : Toks.size();
+      --Nested;
+    } else if (isOpener(T.Kind)) {
+      if (D == -1 && T.Kind == tok::l_brace && Toks[I - 1].Kind != tok::colon)
+        return Toks.size();
+      ++D;
+    } else if (isCloser(T.Kind) && --D < -1) {
+      return Toks.size();
+    }
+  }
+  return Toks.size();
+}
+
 bool TokenPass::constructExtent(size_t Kw, unsigned &Begin, unsigned &End) const {
   Begin = Toks[Kw].Off;
   std::vector<int> Open{0}; // the bracket depth of each open construct
@@ -1488,10 +1519,20 @@ void TokenPass::findRecovery(TokenPassResult &R) const {
     const Frame &F = Frames.back();
     if (F.Kind == CK::Parblock && F.Pb == PB::AfterSection && Brackets.size() == F.Depth) {
       // A statement where ':' or 'epar' was to follow a section: the epar
-      // left out before it, most often.  The rest is checked as written.
+      // left out before it, most often, and the rest is checked as
+      // written.  But where the construct's own epar follows, the
+      // separator was miswritten (`} , {`, `} ; {`, a section without
+      // braces) or commented out with the next section's '{' (`} // : {`,
+      // leaving that section's '}' unmatched): the parblock goes up to
+      // that epar, and what follows it is checked.
       R.RecoverBegin = Toks[F.KwTok].Off;
       R.RecoverEnd = LastErrorOff;
       R.RecoverStatement = true;
+      auto At = std::lower_bound(Toks.begin(), Toks.end(), LastErrorOff,
+                                 [](const RTok &T, unsigned Off) { return T.Off < Off; });
+      if (At != Toks.end() && At->Off == LastErrorOff)
+        if (size_t J = ownEpar(At - Toks.begin(), F.Depth); J < Toks.size())
+          R.RecoverEnd = Toks[J].Off + Toks[J].Len;
       return;
     }
     if (constructExtent(F.KwTok, Begin, End) && Begin <= LastErrorOff && LastErrorOff <= End) {
