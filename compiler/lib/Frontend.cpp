@@ -223,45 +223,65 @@ private:
   std::vector<LineNote> &Lines;
 };
 
+/// The main file's line (with its continuation lines) that holds location
+/// L, as B1 [begin, end): false for a location elsewhere.
+static bool directiveLine(const SourceManager &SM, StringRef Text, SourceLocation L,
+                          std::pair<unsigned, unsigned> &Line) {
+  if (L.isInvalid() || L.isMacroID() || SM.getFileID(L) != SM.getMainFileID())
+    return false;
+  unsigned Off = SM.getFileOffset(L);
+  unsigned B = Off;
+  while (B > 0 && Text[B - 1] != '\n')
+    --B;
+  unsigned E = Off;
+  while (E < Text.size()) {
+    if (Text[E] == '\n') {
+      unsigned P = E;
+      if (P > 0 && Text[P - 1] == '\r')
+        --P;
+      if (P == 0 || Text[P - 1] != '\\') {
+        ++E;
+        break;
+      }
+    }
+    ++E;
+  }
+  Line = {B, E};
+  return true;
+}
+
 /// Records the lines of the main file's #define and #undef directives that
 /// the preprocessor executed: outlined code is moved before its function,
-/// so the macros a function defines must be defined again there.
+/// so the macros a function defines must be defined again there; and the
+/// diagnostic pragmas, whose state there must be the construct's.
 class MacroRecorder : public PPCallbacks {
 public:
-  MacroRecorder(SourceManager &SM, StringRef Text, std::vector<std::pair<unsigned, unsigned>> &Out)
-      : SM(SM), Text(Text), Out(Out) {}
-  void MacroDefined(const Token &Name, const MacroDirective *) override { add(Name); }
+  MacroRecorder(SourceManager &SM, StringRef Text, std::vector<std::pair<unsigned, unsigned>> &Out,
+                std::vector<std::pair<unsigned, unsigned>> &Diag)
+      : SM(SM), Text(Text), Out(Out), Diag(Diag) {}
+  void MacroDefined(const Token &Name, const MacroDirective *) override {
+    add(Out, Name.getLocation());
+  }
   void MacroUndefined(const Token &Name, const MacroDefinition &, const MacroDirective *) override {
-    add(Name);
+    add(Out, Name.getLocation());
+  }
+  // A `#pragma` line's, not a `_Pragma` in the code (which goes with it).
+  void PragmaDiagnosticPush(SourceLocation L, StringRef) override { add(Diag, L, true); }
+  void PragmaDiagnosticPop(SourceLocation L, StringRef) override { add(Diag, L, true); }
+  void PragmaDiagnostic(SourceLocation L, StringRef, diag::Severity, StringRef) override {
+    add(Diag, L, true);
   }
 
 private:
-  void add(const Token &Name) {
-    SourceLocation L = Name.getLocation();
-    if (L.isInvalid() || L.isMacroID() || SM.getFileID(L) != SM.getMainFileID())
-      return;
-    unsigned Off = SM.getFileOffset(L);
-    unsigned B = Off;
-    while (B > 0 && Text[B - 1] != '\n')
-      --B;
-    unsigned E = Off;
-    while (E < Text.size()) {
-      if (Text[E] == '\n') {
-        unsigned P = E;
-        if (P > 0 && Text[P - 1] == '\r')
-          --P;
-        if (P == 0 || Text[P - 1] != '\\') {
-          ++E;
-          break;
-        }
-      }
-      ++E;
-    }
-    Out.push_back({B, E});
+  void add(std::vector<std::pair<unsigned, unsigned>> &To, SourceLocation L, bool Hash = false) {
+    std::pair<unsigned, unsigned> Line;
+    if (directiveLine(SM, Text, L, Line) &&
+        (!Hash || Text.slice(Line.first, Line.second).ltrim(" \t").starts_with("#")))
+      To.push_back(Line);
   }
   SourceManager &SM;
   StringRef Text;
-  std::vector<std::pair<unsigned, unsigned>> &Out;
+  std::vector<std::pair<unsigned, unsigned>> &Out, &Diag;
 };
 
 /// Records, for Session::Macros, what expansions do with the main file's
@@ -607,7 +627,7 @@ struct TranslateState {
   bool SyntaxOnly;
   std::string &Out;
   const BackEndQuestions &BackEnd;
-  std::vector<std::pair<unsigned, unsigned>> MacroLines;
+  std::vector<std::pair<unsigned, unsigned>> MacroLines, DiagPragmaLines;
   MacroUses Macros;
   std::unique_ptr<BackEndFeatures> Features;
   bool Ok = false;
@@ -679,6 +699,7 @@ public:
       S.Edits.replace(Begin, End,
                       std::string(StringRef(St.TP.Text).slice(Begin, End).count('\n'), '\n'));
     S.MacroLines = St.MacroLines;
+    S.DiagPragmaLines = St.DiagPragmaLines;
     S.Macros = std::move(St.Macros);
     bool Checked = analyze(S) && runChecks(S);
     St.Printer->releaseInLineOrder();
@@ -720,7 +741,8 @@ protected:
         St.Lower.DefinesParcc = !M.second;
     Preprocessor &PP = CI.getPreprocessor();
     PP.addPPCallbacks(
-        std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines));
+        std::make_unique<MacroRecorder>(CI.getSourceManager(), St.TP.Text, St.MacroLines,
+                                        St.DiagPragmaLines));
     PP.addPPCallbacks(std::make_unique<MacroUseRecorder>(CI.getSourceManager(), St.Macros));
     PP.addPPCallbacks(std::make_unique<DirectiveRecorder>(CI, St.Lower, St.Macros));
     St.Features = std::make_unique<BackEndFeatures>(CI.getSourceManager(), St.TP.PreludeBegin,
@@ -1028,7 +1050,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   // the back end's.
   CI.getDiagnostics().setSeverity(diag::ext_warn_duplicate_declspec, diag::Severity::Error,
                                   SourceLocation());
-  TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC, Opts.BackEnd, {}, {}, nullptr, false};
+  TranslateState St{TP, Orig, Path, Lower, SyntaxOnly, OutC, Opts.BackEnd, {}, {}, {}, nullptr, false};
   for (StringRef A : Opts.ClangArgs)
     if (A.consume_front("-W"))
       St.Warnings.CommandLine.applyOption(A);

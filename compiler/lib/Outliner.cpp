@@ -256,13 +256,45 @@ static std::string prototype(const Outliner &O, const FunctionDecl *FD) {
   return Out + (O.needsDeclarator(R) ? O.declare(R, Decl) : S.printType(R, Decl)) + ";\n";
 }
 
+/// `#pragma NS diagnostic WHAT ...`: NS and WHAT.
+static void diagPragma(StringRef Line, StringRef &NS, StringRef &What) {
+  auto Word = [&Line]() {
+    Line = Line.ltrim(" \t");
+    StringRef W = Line.take_while([](char C) { return isAsciiIdentifierContinue(C); });
+    Line = Line.drop_front(W.size());
+    return W;
+  };
+  Line = Line.ltrim(" \t").drop_front(1); // '#'
+  Word();                                   // pragma
+  NS = Word();
+  Word(); // diagnostic
+  What = Word();
+}
+
 void Outliner::replayMacros(unsigned UpTo, std::string &Out) {
-  for (const auto &L : S.MacroLines)
-    if (L.first >= Replayed && L.first < UpTo) {
-      Out += S.TP.Text.substr(L.first, L.second - L.first);
-      if (Out.back() != '\n')
-        Out += '\n';
+  std::vector<std::pair<unsigned, unsigned>> Lines;
+  for (const auto *List : {&S.MacroLines, &S.DiagPragmaLines})
+    for (const auto &L : *List)
+      if (L.first >= Replayed && L.first < UpTo)
+        Lines.push_back(L);
+  std::sort(Lines.begin(), Lines.end());
+  for (const auto &L : Lines) {
+    StringRef Line = StringRef(S.TP.Text).slice(L.first, L.second);
+    if (std::binary_search(S.DiagPragmaLines.begin(), S.DiagPragmaLines.end(), L)) {
+      StringRef NS, What;
+      diagPragma(Line, NS, What);
+      if (What == "push") {
+        DiagPushes.push_back(NS.str());
+      } else if (What == "pop") {
+        if (DiagPushes.empty())
+          continue; // the function's code pops a push made before it
+        DiagPushes.pop_back();
+      }
     }
+    Out += Line.str();
+    if (Out.back() != '\n')
+      Out += '\n';
+  }
   Replayed = std::max(Replayed, UpTo);
 }
 
@@ -291,6 +323,7 @@ bool Outliner::lowerFunction(FunctionModel &F) {
       At = std::min<unsigned>(At, Open);
   }
   Replayed = At;
+  DiagPushes.clear();
   std::string Tag = hoistReturnTag(FD), Block;
   bool Ok = hoistLocalDecls(F, Block);
   if (F.Recursive)
@@ -390,6 +423,18 @@ bool Outliner::lowerFunction(FunctionModel &F) {
   for (const std::string &N : Names) {
     Push += "#pragma push_macro(\"" + N + "\")\n";
     Pop += "#pragma pop_macro(\"" + N + "\")\n";
+  }
+  // Likewise the diagnostic pragmas of the function (replayMacros): the
+  // outlined code has the state its construct had, `#pragma GCC diagnostic
+  // ignored "-Wunused-but-set-variable"` before a parfor included, and the
+  // function starts with the state it had.
+  if (std::any_of(S.DiagPragmaLines.begin(), S.DiagPragmaLines.end(),
+                  [&](const auto &L) { return L.first >= At && L.first < End; })) {
+    Push += "#pragma GCC diagnostic push\n";
+    std::string Close;
+    for (const std::string &NS : DiagPushes)
+      Close = "#pragma " + NS + " diagnostic pop\n" + Close;
+    Pop = Close + "#pragma GCC diagnostic pop\n" + Pop;
   }
   Block = Push + Block;
   if (!Block.empty() && Block.back() != '\n')

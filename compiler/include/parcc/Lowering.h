@@ -157,10 +157,13 @@ public:
   std::string prettyNames() const;
   llvm::SetVector<const clang::FunctionDecl *> PrettyFns;
 
-  /// Appends the #define/#undef lines of the current function that lie
-  /// before B1 offset UpTo and have not been replayed yet.
+  /// Appends the #define/#undef lines and the diagnostic pragmas of the
+  /// current function that lie before B1 offset UpTo and have not been
+  /// replayed yet: a pragma's `pop` only where a replayed `push` is left to
+  /// take it (the pushes left open, by namespace: DiagPushes).
   void replayMacros(unsigned UpTo, std::string &Out);
   unsigned Replayed = 0;
+  std::vector<std::string> DiagPushes;
 
   /// "L<line>" (plus "_c<col>" when needed): names the parent's locals.
   std::string suffix(const Construct &C) const;

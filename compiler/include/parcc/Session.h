@@ -130,6 +130,10 @@ struct Session {
   /// Active #define and #undef lines of the main file: B1 [begin, end) of
   /// each line, in order (recorded by the preprocessor during the parse).
   std::vector<std::pair<unsigned, unsigned>> MacroLines;
+  /// Active `#pragma GCC diagnostic` and `#pragma clang diagnostic` lines
+  /// of the main file, as MacroLines: replayed before the functions that
+  /// parcc outlines from the code they govern.
+  std::vector<std::pair<unsigned, unsigned>> DiagPragmaLines;
   /// What macro expansions do with the main file's text (recorded by the
   /// preprocessor during the parse): the B1 offsets of identifiers that a
   /// macro turns into a string (`#x`), directly or not, and, by the B1
