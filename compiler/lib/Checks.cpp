@@ -546,6 +546,30 @@ public:
     F.TraverseStmt(const_cast<Expr *>(E));
     return F.Found;
   }
+  /// A comparison that may keep the index from P through a variable it is
+  /// stored in (`ok = i < n`): one that depends on the index or the body's
+  /// variables other than through subscripts by the index of arrays of P
+  /// elements (`x = a[i] > 0` reads a[P] itself, whatever it keeps).
+  bool guardLike(const BinaryOperator *B) const {
+    class Finder : public RecursiveASTVisitor<Finder> {
+    public:
+      explicit Finder(const PastEndFinder &F) : F(F) {}
+      bool TraverseArraySubscriptExpr(ArraySubscriptExpr *E) {
+        if (F.isIndex(E->getIdx()) && F.sizeOf(E) != ~uint64_t(0))
+          return TraverseStmt(E->getBase()); // the subscript reads at P, guards nothing
+        return RecursiveASTVisitor<Finder>::TraverseArraySubscriptExpr(E);
+      }
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        const auto *V = dyn_cast<VarDecl>(E->getDecl());
+        Found = V && (V == F.Index || F.Locals.count(V));
+        return !Found;
+      }
+      const PastEndFinder &F;
+      bool Found = false;
+    } Fi(*this);
+    Fi.TraverseStmt(const_cast<BinaryOperator *>(B));
+    return Fi.Found;
+  }
   bool mayLeave(const Stmt *St) const {
     LeaveFinder F(S.SM);
     F.TraverseStmt(const_cast<Stmt *>(St));
@@ -790,6 +814,60 @@ public:
       return *V == T;
     return dependent(Cond) ? Unknown : true;
   }
+  /// May the for loop F's condition hold on its first test when the index
+  /// is P, so that its body runs?  A counter that the loop's head sets from
+  /// something other than the index or the body's variables (`for (int j =
+  /// 0; j < M; j++)`) is not the index's: its first value is the one set,
+  /// and a condition on it and on such things alone is worked out as `if`'s
+  /// is (a row loop over a matrix `c[i][j]` runs at P; `j < i` may not).
+  bool firstTest(const ForStmt *F) const {
+    const Expr *Cond = F->getCond();
+    const VarDecl *V = nullptr;
+    const Expr *Init = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()); DS && DS->isSingleDecl()) {
+      V = dyn_cast<VarDecl>(DS->getSingleDecl());
+      Init = V ? V->getInit() : nullptr;
+    } else if (const auto *B = dyn_cast_or_null<BinaryOperator>(F->getInit());
+               B && B->getOpcode() == BO_Assign) {
+      const auto *R = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts());
+      V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      Init = B->getRHS();
+    }
+    if (!Cond || !V || V == Index || !Init || dependent(Init))
+      return allows(Cond, true);
+    llvm::SmallPtrSet<const VarDecl *, 8> Others(Locals.begin(), Locals.end());
+    Others.erase(V);
+    DependenceFinder D(Index, Others);
+    D.TraverseStmt(const_cast<Expr *>(Cond));
+    if (D.Found)
+      return allows(Cond, true);
+    // `V OP E` with V's first value and E constants: that test's value.
+    const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+    Expr::EvalResult IR, ER;
+    if (B && B->isComparisonOp() && Init->EvaluateAsInt(IR, Ctx)) {
+      auto isV = [&](const Expr *E) {
+        const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+        return R && R->getDecl() == V;
+      };
+      const Expr *Other = isV(B->getLHS()) ? B->getRHS() : isV(B->getRHS()) ? B->getLHS() : nullptr;
+      bool Unsigned = B->getLHS()->getType()->isUnsignedIntegerOrEnumerationType();
+      if (Other && Other->EvaluateAsInt(ER, Ctx) &&
+          !(Unsigned && (IR.Val.getInt().isNegative() || ER.Val.getInt().isNegative()))) {
+        int C = llvm::APSInt::compareValues(IR.Val.getInt(), ER.Val.getInt());
+        if (!isV(B->getLHS()))
+          C = -C;
+        switch (B->getOpcode()) {
+        case BO_LT: return C < 0;
+        case BO_GT: return C > 0;
+        case BO_LE: return C <= 0;
+        case BO_GE: return C >= 0;
+        case BO_EQ: return C == 0;
+        default: return C != 0;
+        }
+      }
+    }
+    return true; // unknown, and not the index's: as `if (x)`
+  }
   /// Is the comparison B's value kept or passed on (`ok = i < N`, `f(i < N)`)
   /// rather than only tested by an if, a loop or an operator `?:`?
   bool stored(const BinaryOperator *B) const {
@@ -853,7 +931,7 @@ public:
       else if (const auto *W = dyn_cast<WhileStmt>(Pa); W && markerOf(W->getCond()) != Marker::Act)
         Ok = Ch != W->getBody() || allows(W->getCond(), true);
       else if (const auto *F = dyn_cast<ForStmt>(Pa))
-        Ok = (Ch != F->getBody() && Ch != F->getInc()) || allows(F->getCond(), true);
+        Ok = (Ch != F->getBody() && Ch != F->getInc()) || firstTest(F);
       else if (const auto *Sw = dyn_cast<SwitchStmt>(Pa))
         Ok = Ch != Sw->getBody() || !dependent(Sw->getCond());
       else if (const auto *D = dyn_cast<WhileStmt>(Pa); D && markerOf(D->getCond()) == Marker::Act) {
@@ -905,7 +983,7 @@ public:
   /// when the index is P, with the array's size (0: variable length).
   std::pair<const ArraySubscriptExpr *, uint64_t> unguarded(const Stmt *Body) const {
     if (Escapes || llvm::any_of(Comparisons, [&](const BinaryOperator *B) {
-          return dependent(B) && stored(B);
+          return guardLike(B) && stored(B);
         }))
       return {nullptr, 0};
     // Worked out once, not for each subscript: a long body stays fast.
