@@ -1616,8 +1616,13 @@ TokenPassResult TokenPass::run() {
     } else if (size_t J = firstBraceLeftOf(F); J < Toks.size()) {
       // `parfor ...; if (c) { a[i] = i;` then the function's `}`: the
       // rest of the file was read into the construct.  A `}` on a line of
-      // its own, to the left of the construct, is where it was to end.
-      error(Toks[J].Off, "expected 'epar' to end '%0' before this '}'", {name(F)});
+      // its own, to the left of the construct, is where it was to end.  A
+      // parblock's last section that this `}`, the file's last token,
+      // closed lost its own `}` too, as where more text follows (step).
+      if (F.Kind == CK::Parblock && F.Pb == PB::AfterSection && J + 1 == Toks.size())
+        error(Toks[J].Off, "expected '}' and 'epar' to end 'parblock' before this '}'");
+      else
+        error(Toks[J].Off, "expected 'epar' to end '%0' before this '}'", {name(F)});
       matchNote(F);
       AsideBegin = Toks[F.KwTok].Off;
       AsideEnd = Toks[J].Off;
