@@ -1579,10 +1579,10 @@ public:
     if (!FD || !FD->getIdentifier() || CE->getNumArgs() == 0)
       return true;
     StringRef Fn = FD->getName();
-    bool Wait = Fn == "parc_P" || Fn == "parc_V";
-    if (Wait || Fn == "parc_sem_init")
+    bool Wait = Fn == "parc_P" || Fn == "parc_V", Init = Fn == "parc_sem_init";
+    if (Wait || Init)
       checkArg(Fn, CE->getArg(0));
-    if (!Wait || CE->getNumArgs() != 1)
+    if (!(Wait && CE->getNumArgs() == 1) && !(Init && CE->getNumArgs() == 2))
       return true;
     const auto *UO = dyn_cast<UnaryOperator>(CE->getArg(0)->IgnoreParenImpCasts());
     if (!UO || UO->getOpcode() != UO_AddrOf)
@@ -1590,8 +1590,11 @@ public:
     const Expr *Sem = UO->getSubExpr()->IgnoreParens();
     while (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Sem)) // &fork[i]
       Sem = ASE->getBase()->IgnoreParenImpCasts();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Sem)) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Sem); Ref && Init) {
+      InitRefs.insert(Ref);
+    } else if (Ref) {
       WaitRefs.insert(Ref);
+      (Fn == "parc_P" ? PRefs : VRefs).insert(Ref);
       if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
         if (!FirstWait.count(V))
           FirstWait[V] = CE;
@@ -1634,6 +1637,7 @@ public:
   void report() {
     for (const auto &R : Refs) {
       const VarDecl *V = R.first;
+      privateSemaphore(V, R.second);
       if (V->hasInit() || !S.inMainFile(V->getLocation()) ||
           llvm::any_of(R.second, [&](const DeclRefExpr *E) { return !WaitRefs.count(E); }))
         continue;
@@ -1656,8 +1660,34 @@ public:
           << V->getName();
     }
   }
+  /// A semaphore declared in an activity and used only there as a lock,
+  /// by parc_P and parc_V (and parc_sem_init) on its address and nothing
+  /// else (no nested construct, no pointer kept or passed on): each
+  /// activity has its own, so it orders nothing between them.  A student's
+  /// lock declared inside the parfor (tester E, s44): a lost update in
+  /// every run at P >= 2, and no word from parcc.  One that is only taken
+  /// (parc_P on a semaphore of value 0) blocks its activity on purpose.
+  void privateSemaphore(const VarDecl *V, llvm::ArrayRef<const DeclRefExpr *> Uses) {
+    auto Any = [&](const llvm::SmallPtrSetImpl<const DeclRefExpr *> &Set) {
+      return llvm::any_of(Uses, [&](const DeclRefExpr *E) { return Set.count(E); });
+    };
+    if (!S.M.declActivity(V) || !S.inMainFile(V->getLocation()) || V->isStaticLocal() ||
+        !Any(PRefs) || !Any(VRefs) ||
+        llvm::any_of(Uses, [&](const DeclRefExpr *E) {
+          return !WaitRefs.count(E) && !InitRefs.count(E);
+        }) ||
+        llvm::any_of(S.M.Uses, [&](const VarUse &U) { return U.Var == V; }))
+      return;
+    S.warn(V->getLocation(), OwnWarning::PrivateSemaphore,
+           "%select{semaphore|semaphores of array}0 '%1' %select{is|are}0 declared in the "
+           "activity, so each activity has its own: %select{it orders|they order}0 nothing "
+           "between activities")
+        << V->getType()->isArrayType() << V->getName();
+    S.note(V->getLocation(), "declare and initialise a semaphore that activities share before "
+                             "the construct, as a variable they all see");
+  }
   Session &S;
-  llvm::SmallPtrSet<const DeclRefExpr *, 16> WaitRefs;
+  llvm::SmallPtrSet<const DeclRefExpr *, 16> WaitRefs, InitRefs, PRefs, VRefs;
   llvm::DenseMap<const VarDecl *, const CallExpr *> FirstWait;
   llvm::MapVector<const VarDecl *, std::vector<const DeclRefExpr *>> Refs;
 };

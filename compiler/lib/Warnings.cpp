@@ -15,7 +15,7 @@ const char *const Names[NumOwnWarnings] = {
     "parc-sync-call", "parc-empty-body",   "parc-index-conversion",
     "parc-zero-step", "parc-inclusive-to", "parc-uninitialized-semaphore",
     "parc-empty-range", "parc-count-overflow", "parc-signal-handler",
-    "parc-ignored-openmp", "parc-openmp-in-activity",
+    "parc-ignored-openmp", "parc-openmp-in-activity", "parc-private-semaphore",
 };
 
 constexpr unsigned AllMask = (1u << NumOwnWarnings) - 1;

@@ -132,6 +132,8 @@ PARC_INTERNAL _Noreturn void parc_fatal_uninit_sem(const char *op, const void *s
 PARC_INTERNAL _Noreturn void parc_fatal_oom(const char *what);
 /* parc_V on semaphore `sem` whose value is already INT_MAX (processor.c). */
 PARC_INTERNAL _Noreturn void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site);
+/* Was the semaphore at sem adopted at value 0, never given to parc_sem_init? */
+PARC_INTERNAL int parc_sem_adopted(const void *sem);
 PARC_INTERNAL _Noreturn void parc_assert_fail(const char *cond, const char *file, int line,
                                               const char *func);
 #define PARC_ASSERT(c)                                                         \

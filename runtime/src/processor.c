@@ -2863,13 +2863,17 @@ static void deadlock_note(FILE *f, parc_ctx *c, parc_drt **seen, int *nseen) {
             what, in, at, (unsigned long long)d->arrived[d->bar_gen & 1],
             (unsigned long long)__atomic_load_n(&d->unfinished, __ATOMIC_RELAXED));
   } else {
+    /* A static semaphore never given to parc_sem_init starts at 0: said,
+     * since a forgotten parc_sem_init looks like a forgotten parc_V. */
+    int never = parc_sem_adopted(c->wait_obj);
     if (c->wait_site) { /* parc_P_at: the call as the user wrote it */
       char call[PARC_CALL_TEXT];
       describe_call(call, sizeof call, "parc_P", c->wait_site);
-      fprintf(f, "parc: note: %s%s waits in %s (the semaphore at %p)\n", what, in, call,
-              c->wait_obj);
+      fprintf(f, "parc: note: %s%s waits in %s (the semaphore at %p%s)\n", what, in, call,
+              c->wait_obj, never ? "; never given to parc_sem_init, it started at 0" : "");
     } else
-      fprintf(f, "parc: note: %s%s waits on the semaphore at %p\n", what, in, c->wait_obj);
+      fprintf(f, "parc: note: %s%s waits on the semaphore at %p%s\n", what, in, c->wait_obj,
+              never ? " (never given to parc_sem_init: it started at 0)" : "");
   }
   /* Parents waiting at epar, from this activity's construct upwards. */
   for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL) {

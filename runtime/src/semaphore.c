@@ -95,6 +95,11 @@ typedef struct parc_sem_rt {
  * where a semaphore has fields.  Not a proof (garbage whose magic word is
  * the magic goes through), but one compare per call. */
 #define PARC_SEM_MAGIC 0x5e3a4f0bu
+/* The magic of an all-zero semaphore adopted without parc_sem_init: it
+ * works as one initialised to 0, and a deadlock report says that it was
+ * never initialised (parc_sem_adopted), where a forgotten parc_sem_init
+ * of a static semaphore looks like a forgotten parc_V otherwise. */
+#define PARC_SEM_ADOPTED 0x5e3a4f0cu
 
 static __attribute__((noinline, cold)) void adopt_zero(parc_sem_rt *r, const char *op,
                                                        const parc_wait_site *site) {
@@ -113,9 +118,14 @@ static __attribute__((noinline, cold)) void adopt_zero(parc_sem_rt *r, const cha
       parc_spin_unlock(&r->lock);
       parc_fatal_uninit_sem(op, r, site);
     }
-    __atomic_store_n(&r->magic, PARC_SEM_MAGIC, __ATOMIC_RELAXED);
+    __atomic_store_n(&r->magic, PARC_SEM_ADOPTED, __ATOMIC_RELAXED);
   }
   parc_spin_unlock(&r->lock);
+}
+
+int parc_sem_adopted(const void *sem) {
+  const parc_sem_rt *r = (const parc_sem_rt *)sem;
+  return __atomic_load_n(&r->magic, __ATOMIC_RELAXED) == PARC_SEM_ADOPTED;
 }
 
 static inline void check_init(parc_sem_rt *r, const char *op, const parc_wait_site *site) {
@@ -123,6 +133,8 @@ static inline void check_init(parc_sem_rt *r, const char *op, const parc_wait_si
    * whoever then reads the fields takes the lock first. */
   unsigned m = __atomic_load_n(&r->magic, __ATOMIC_RELAXED);
   if (PARC_UNLIKELY(m != PARC_SEM_MAGIC)) {
+    if (m == PARC_SEM_ADOPTED)
+      return;
     if (m != 0)
       parc_fatal_uninit_sem(op, r, site);
     adopt_zero(r, op, site);
@@ -141,6 +153,10 @@ static inline void set_units(parc_sem_rt *r, int v) {
   __atomic_store_n(&r->value, v, __ATOMIC_RELAXED);
 }
 
+/* Reads nothing of *s: before it, a local semaphore's bytes are whatever
+ * the stack held.  A check for activities still waiting on it (they would
+ * be lost) was tried, and spun for ever at P = 1 on a lock word of 1 that
+ * an earlier frame had left next to a stale magic (parcgen seed 22). */
 void parc_sem_init(parc_sem_t *s, int value) {
   parc_sem_rt *r = sem_of(s);
   r->lock.v = 0;

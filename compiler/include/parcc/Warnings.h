@@ -47,8 +47,10 @@ enum class OwnWarning : unsigned {
                           ///< -Wall and -W[no-]unknown-pragmas, gcc's name for it)
   OpenMPInActivity,       ///< parc-openmp-in-activity: `#pragma omp barrier`, `single`,
                           ///< `master` honoured in an activity, which is no OpenMP thread
+  PrivateSemaphore,       ///< parc-private-semaphore: a semaphore declared in an activity
+                          ///< and used only by it
 };
-constexpr unsigned NumOwnWarnings = 11;
+constexpr unsigned NumOwnWarnings = 12;
 
 /// The option's name without -W ("parc-inclusive-to").
 llvm::StringRef ownWarningName(OwnWarning W);
