@@ -2835,7 +2835,33 @@ void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site) {
              call, sem, INT_MAX, what);
 }
 
-enum { DEADLOCK_NOTES = 16, DEADLOCK_SEEN = 64 };
+enum { DEADLOCK_NOTES = 16, DEADLOCK_SEEN = 64, DEADLOCK_SORTED = 4096 };
+
+/* The order of the notes: by construct site, then by construct execution,
+ * then by activity number (main, with no batch, first).  The registries'
+ * order (newest blocked first, processor by processor) read "activity 3,
+ * 2, 1, 0, 4, 9, 8" to a tester. */
+static int note_order(const void *x, const void *y) {
+  const parc_batch *a = (*(parc_ctx *const *)x)->cur_act, *b = (*(parc_ctx *const *)y)->cur_act;
+  const parc_drt *da = a ? a->d : NULL, *db = b ? b->d : NULL;
+  if (!da || !db)
+    return (da != NULL) - (db != NULL);
+  const parc_site *sa = da->site, *sb = db->site;
+  if (sa != sb) {
+    int c = sa && sb && sa->file && sb->file ? strcmp(sa->file, sb->file) : 0;
+    if (c)
+      return c;
+    unsigned la = sa ? sa->line : 0, lb = sb ? sb->line : 0;
+    unsigned ca = sa ? sa->col : 0, cb = sb ? sb->col : 0;
+    if (la != lb)
+      return la < lb ? -1 : 1;
+    if (ca != cb)
+      return ca < cb ? -1 : 1;
+  }
+  if (da != db)
+    return (uintptr_t)da < (uintptr_t)db ? -1 : 1;
+  return a->act.cur < b->act.cur ? -1 : a->act.cur > b->act.cur;
+}
 
 /* parc_deadlock's note on blocked context c, then one on each parent
  * waiting at epar from its construct upwards that seen[0 .. *nseen) does
@@ -2928,22 +2954,32 @@ void parc_deadlock(void) {
    * parfor's sync on its own stack, with a note of its own, so that the
    * note limit cut off the parc_P that the report is for (tester: 3 runs
    * of 20 named it at P = 1, none at P = 8). */
-  for (int pass = 0; pass < 2; pass++)
+  static parc_ctx *sorted[DEADLOCK_SORTED];
+  for (int pass = 0; pass < 2; pass++) {
+    int n = 0;
     for (int k = 0; k < parc_rt.P; k++) {
       parc_proc *q = &parc_rt.procs[k];
       lock_if(&q->blocked_lock);
       for (parc_ctx *c = q->blocked; c; c = c->bnext) {
         if ((c->wait_kind == PARC_WAIT_SEM) != (pass == 0))
           continue;
-        if (notes < DEADLOCK_NOTES) {
-          notes++;
-          deadlock_note(f, c, seen, &nseen);
-        } else {
+        if (n < DEADLOCK_SORTED)
+          sorted[n++] = c;
+        else
           more++;
-        }
       }
       unlock_if(&q->blocked_lock);
     }
+    qsort(sorted, (size_t)n, sizeof sorted[0], note_order);
+    for (int i = 0; i < n; i++) {
+      if (notes < DEADLOCK_NOTES) {
+        notes++;
+        deadlock_note(f, sorted[i], seen, &nseen);
+      } else {
+        more++;
+      }
+    }
+  }
   if (more)
     fprintf(f, "parc: note: and %d more blocked %s\n", more,
             more == 1 ? "activity" : "activities");
