@@ -58,6 +58,8 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sched.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -110,8 +112,20 @@ static __attribute__((noinline, cold)) void adopt_zero(parc_sem_rt *r, const cha
     parc_fatal_uninit_sem(op, r, site);
   /* Nothing but an adoption touches the fields of a semaphore whose magic
    * is 0, and adoptions take the lock: under it, the first finds them as
-   * they were, the others find the magic. */
-  parc_spin_lock(&r->lock);
+   * they were, the others find the magic.  An adoption holds it for a few
+   * stores, so a lock word that stays 1 for a second is garbage too (all
+   * zero but a 1 there: parc_spin_lock spun on it for ever at P = 1). */
+  if (!parc_spin_trylock(&r->lock)) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+      sched_yield();
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      if (t.tv_sec - t0.tv_sec >= 2 ||
+          (t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) >= 1000000000L)
+        parc_fatal_uninit_sem(op, r, site);
+    } while (!parc_spin_trylock(&r->lock));
+  }
   if (__atomic_load_n(&r->magic, __ATOMIC_RELAXED) == 0) {
     if (__atomic_load_n(&r->value, __ATOMIC_RELAXED) != 0 || r->watch != 0 || r->head || r->tail ||
         r->nwoken || r->spinning) {
