@@ -16,6 +16,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "config.h"
 /* The runtime defines parc_kill_pending_, parc_poll_hook_ and parc_poll_slow
@@ -169,6 +170,13 @@ static inline int parc_spin_trylock(parc_spin *l) {
 static inline void parc_spin_unlock(parc_spin *l) {
   /* release: publishes the critical section to the next holder. */
   __atomic_store_n(&l->v, 0, __ATOMIC_RELEASE);
+}
+
+/* CLOCK_MONOTONIC in nanoseconds: the spin budgets, the turns, the trace. */
+static inline uint64_t parc_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- Forward declarations ------------------------------------------------ */

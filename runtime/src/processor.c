@@ -545,7 +545,6 @@ static void start_workers(void) {
  * only async-signal-safe calls until it calls exec.  The child may still run
  * what its thread can run alone; when it would wait for what is lost, it
  * stops with an error (idle_wait) instead of hanging. */
-static uint64_t now_ns(void);
 static int fork_quiet; /* fork_prepare holds every worker's idle mutex */
 
 /* If the caller is main's own code outside every construct, wait until
@@ -559,7 +558,7 @@ static int hold_workers_asleep(void) {
   parc_proc *self = parc_tls_proc;
   if (self != &parc_rt.procs[0] || self->cur != &root_ctx || root_ctx.cur_act)
     return 0;
-  uint64_t t0 = now_ns();
+  uint64_t t0 = parc_now_ns();
   for (int k = 1; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];
     for (;;) {
@@ -567,7 +566,7 @@ static int hold_workers_asleep(void) {
       if (p->asleep)
         break; /* in its condvar wait, which it cannot leave while we hold idle_mu */
       pthread_mutex_unlock(&p->idle_mu);
-      if (now_ns() - t0 > 10000000000u) {
+      if (parc_now_ns() - t0 > 10000000000u) {
         while (--k >= 1)
           pthread_mutex_unlock(&parc_rt.procs[k].idle_mu);
         return 0;
@@ -782,7 +781,7 @@ void parc_sigmask_publish(void) {
       else
         cpu_relax();
       if ((i & 63) == 0 || oversubscribed) {
-        uint64_t t = now_ns();
+        uint64_t t = parc_now_ns();
         if (!t0)
           t0 = t;
         else if (t - t0 > PARC_SIGMASK_WAIT_NS)
@@ -908,12 +907,6 @@ static int work_visible(parc_proc *p) {
   return 0;
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* parc_sem_spin saw a unit free that the activity which took the last one
  * gave back: a lock released by its holder.  Taking it moves the lock, and
  * the data it guards, to this CPU; that pays when the holder then works
@@ -931,11 +924,11 @@ static int watch_holder(parc_ctx *c, const int *value, const unsigned *watch) {
     return 1;
   }
   unsigned before = __atomic_load_n(watch, __ATOMIC_RELAXED) >> 1;
-  uint64_t start = now_ns(), watched;
+  uint64_t start = parc_now_ns(), watched;
   do {
     for (int k = 0; k < 4; k++)
       cpu_relax();
-  } while ((watched = now_ns() - start) < PARC_SEM_WATCH_NS);
+  } while ((watched = parc_now_ns() - start) < PARC_SEM_WATCH_NS);
   unsigned retaken = ((__atomic_load_n(watch, __ATOMIC_RELAXED) >> 1) - before) & (~0u >> 1);
   if ((uint64_t)retaken * PARC_SEM_ALT_NS <= watched) {
     c->alt_sem = value;
@@ -1002,8 +995,8 @@ int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch, uint64_
     return 0;
   c->spins++;
   if (!*since)
-    *since = now_ns();
-  else if (now_ns() - *since > PARC_SEM_SPIN_NS)
+    *since = parc_now_ns();
+  else if (parc_now_ns() - *since > PARC_SEM_SPIN_NS)
     return 0; /* lost races alone must not keep it spinning past the budget */
   for (unsigned i = 1;; i++) {
     int check = (i & 15) == 0;
@@ -1023,7 +1016,7 @@ int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch, uint64_
      * waiter spinning for up to 80 ms past its 4 us at P = 4 on 2 loaded
      * CPUs, while the holder took the lock back 100,000 times
      * (semaphore_convoy.pc's starvation check: 12 runs in 450). */
-    if ((check || oversubscribed) && now_ns() - *since > PARC_SEM_SPIN_NS)
+    if ((check || oversubscribed) && parc_now_ns() - *since > PARC_SEM_SPIN_NS)
       return 0;
   }
 }
@@ -1154,7 +1147,7 @@ static uint64_t foreign_look_ns, foreign_seen_at;
  * such a thread posts is followed by a look when processor 0 runs out of
  * work again, which read every thread's name each time. */
 static int foreign_threads(void) {
-  uint64_t t0 = now_ns(), seen = __atomic_load_n(&foreign_seen_at, __ATOMIC_RELAXED);
+  uint64_t t0 = parc_now_ns(), seen = __atomic_load_n(&foreign_seen_at, __ATOMIC_RELAXED);
   if (seen && t0 - seen < PARC_FOREIGN_POLL_NS)
     return 1;
   DIR *dir = opendir("/proc/self/task");
@@ -1180,7 +1173,7 @@ static int foreign_threads(void) {
     n += !look.skip;
   }
   closedir(dir);
-  uint64_t t1 = now_ns();
+  uint64_t t1 = parc_now_ns();
   __atomic_store_n(&foreign_look_ns, t1 - t0, __ATOMIC_RELAXED);
   __atomic_store_n(&foreign_seen_at, n ? t1 : 0, __ATOMIC_RELAXED);
   return n;
@@ -1225,10 +1218,10 @@ static void foreign_seen_waiting(void) {
 static uint64_t foreign_wait_from;
 static int foreign_warned;
 static void foreign_wait_begin(void) {
-  __atomic_store_n(&foreign_wait_from, now_ns(), __ATOMIC_RELAXED);
+  __atomic_store_n(&foreign_wait_from, parc_now_ns(), __ATOMIC_RELAXED);
 }
 static void foreign_wait_on(int threads) {
-  uint64_t t = now_ns(), from = __atomic_load_n(&foreign_wait_from, __ATOMIC_RELAXED);
+  uint64_t t = parc_now_ns(), from = __atomic_load_n(&foreign_wait_from, __ATOMIC_RELAXED);
   if (t - from < PARC_FOREIGN_WARN_NS || __atomic_exchange_n(&foreign_warned, 1, __ATOMIC_RELAXED))
     return;
   parc_error_flush();
@@ -1377,7 +1370,7 @@ static void spin_adapt(parc_proc *p, uint64_t slept) {
 }
 
 static void idle_wait(parc_proc *p) {
-  uint64_t t0 = now_ns(), spin = p->spin_ns ? p->spin_ns : parc_rt.spin_ns;
+  uint64_t t0 = parc_now_ns(), spin = p->spin_ns ? p->spin_ns : parc_rt.spin_ns;
   int oversubscribed = parc_oversubscribed();
   for (unsigned i = 1;; i++) {
     sigmask_spin(p);
@@ -1393,7 +1386,7 @@ static void idle_wait(parc_proc *p) {
       cpu_relax();
     if ((i & (PARC_HELP_SPINS - 1)) == 0)
       help_request();
-    if (((i & 63) == 0 || oversubscribed) && now_ns() - t0 > spin)
+    if (((i & 63) == 0 || oversubscribed) && parc_now_ns() - t0 > spin)
       break; /* a yield may take long: the clock every round then */
   }
   if (fork_lost) /* nobody else is left to bring work */
@@ -1442,7 +1435,7 @@ static void idle_wait(parc_proc *p) {
      * the longer nap (it needs three processors, and every poll missing
      * for the last nap). */
     long long cur = nap, most = nap > PARC_HELP_SLEEP_MAX_NS ? nap : PARC_HELP_SLEEP_MAX_NS;
-    uint64_t slept_from = now_ns();
+    uint64_t slept_from = parc_now_ns();
     while (p->sleeping && !p->quit) {
       if (PARC_UNLIKELY(watch)) {
         watch = watch_foreign(p);
@@ -1466,7 +1459,7 @@ static void idle_wait(parc_proc *p) {
       help_request(); /* still hungry: renew the request, sleep on */
     }
     pthread_mutex_unlock(&p->idle_mu);
-    spin_adapt(p, now_ns() - slept_from);
+    spin_adapt(p, parc_now_ns() - slept_from);
     return;
   }
   pthread_mutex_lock(&p->idle_mu);
@@ -1752,7 +1745,7 @@ static int turn_due(parc_proc *p) {
     return 0;
   if (PARC_TURN_NS == 0 || parc_rt.step)
     return 1;
-  uint64_t t = now_ns();
+  uint64_t t = parc_now_ns();
   if (!p->turn_since) {
     p->turn_since = t;
     return 0;
@@ -2033,7 +2026,7 @@ static int waited_enough(parc_proc *p) {
     return 1;
   uint64_t mark = __atomic_load_n(&p->st.resumed, __ATOMIC_RELAXED) +
                   __atomic_load_n(&p->st.shares, __ATOMIC_RELAXED) + 1;
-  uint64_t t = now_ns();
+  uint64_t t = parc_now_ns();
   if (p->gw_mark != mark) {
     p->gw_mark = mark;
     p->gw_since = t;

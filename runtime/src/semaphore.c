@@ -59,7 +59,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sched.h>
-#include <time.h>
 
 #include "internal.h"
 
@@ -100,8 +99,12 @@ typedef struct parc_sem_rt {
 /* The magic of an all-zero semaphore adopted without parc_sem_init: it
  * works as one initialised to 0, and a deadlock report says that it was
  * never initialised (parc_sem_adopted), where a forgotten parc_sem_init
- * of a static semaphore looks like a forgotten parc_V otherwise. */
-#define PARC_SEM_ADOPTED 0x5e3a4f0cu
+ * of a static semaphore looks like a forgotten parc_V otherwise.  It
+ * differs from PARC_SEM_MAGIC in the low bit alone, so that check_init
+ * passes both with one compare. */
+#define PARC_SEM_ADOPTED (PARC_SEM_MAGIC & ~1u)
+_Static_assert(PARC_SEM_ADOPTED != PARC_SEM_MAGIC && (PARC_SEM_ADOPTED | 1u) == PARC_SEM_MAGIC,
+               "the two magics differ in the low bit");
 
 static __attribute__((noinline, cold)) void adopt_zero(parc_sem_rt *r, const char *op,
                                                        const parc_wait_site *site) {
@@ -116,13 +119,10 @@ static __attribute__((noinline, cold)) void adopt_zero(parc_sem_rt *r, const cha
    * stores, so a lock word that stays 1 for a second is garbage too (all
    * zero but a 1 there: parc_spin_lock spun on it for ever at P = 1). */
   if (!parc_spin_trylock(&r->lock)) {
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t t0 = parc_now_ns();
     do {
       sched_yield();
-      clock_gettime(CLOCK_MONOTONIC, &t);
-      if (t.tv_sec - t0.tv_sec >= 2 ||
-          (t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) >= 1000000000L)
+      if (parc_now_ns() - t0 >= 1000000000u)
         parc_fatal_uninit_sem(op, r, site);
     } while (!parc_spin_trylock(&r->lock));
   }
@@ -146,9 +146,7 @@ static inline void check_init(parc_sem_rt *r, const char *op, const parc_wait_si
   /* Atomic only because an adoption may write it meanwhile; relaxed, since
    * whoever then reads the fields takes the lock first. */
   unsigned m = __atomic_load_n(&r->magic, __ATOMIC_RELAXED);
-  if (PARC_UNLIKELY(m != PARC_SEM_MAGIC)) {
-    if (m == PARC_SEM_ADOPTED)
-      return;
+  if (PARC_UNLIKELY((m | 1u) != PARC_SEM_MAGIC)) { /* set up, or adopted */
     if (m != 0)
       parc_fatal_uninit_sem(op, r, site);
     adopt_zero(r, op, site);

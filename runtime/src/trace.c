@@ -92,13 +92,7 @@ static int written;           /* atomic: the file is written once */
 static int root_open;
 static uint64_t root_seg, root_start;
 
-static uint64_t mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t parc_trace_now(void) { return mono_ns() - t0; }
+uint64_t parc_trace_now(void) { return parc_now_ns() - t0; }
 
 static void trace_atexit(void) { parc_trace_flush(); }
 
@@ -120,7 +114,7 @@ void parc_trace_open(const char *path) {
     parc_fatal(2, "PARC_TRACE=%s: %s", path, strerror(ENOMEM));
   trace_path = path;
   trace_pid = getpid();
-  t0 = mono_ns();
+  t0 = parc_now_ns();
   root_open = 1;
   root_seg = 0;
   root_start = 0;
