@@ -1696,6 +1696,212 @@ void checkSemInits(Session &S) {
   S.traverseChecked(SemInitChecker(S)).report();
 }
 
+/// A loop in an activity that does nothing but test memory another
+/// activity may change: `while (!flag) ;`, `while (turn != me) {}`,
+/// `for (;;) if (done) break;`.  An activity is never preempted (contract,
+/// section 4), so with one processor, or as many waiting as processors,
+/// the activity that would change it never runs, and the program hangs
+/// without a word (a course's first try at a barrier or a turn, tester E
+/// s44).  Only a loop that does nothing else: a test without side effects
+/// (reads, atomic loads, `faa(p, 0)`), a body of empty statements, `asm`
+/// (a pause) and calls that only give the CPU away (sched_yield, usleep),
+/// which at P = 1 run no activity either.  Not a wait for a `sig_atomic_t`
+/// that a signal handler sets.
+class BusyWaitChecker {
+public:
+  BusyWaitChecker(Session &S, const Activity *Act) : S(S), Act(Act) {}
+
+  /// The lvalue the loop L waits on, or null if L is no such loop.
+  const Expr *waitsOn(const Stmt *L) {
+    const Expr *Cond = nullptr, *Exit = nullptr;
+    const Stmt *Body = nullptr;
+    if (const auto *W = dyn_cast<WhileStmt>(L))
+      Cond = W->getCond(), Body = W->getBody();
+    else if (const auto *D = dyn_cast<DoStmt>(L))
+      Cond = D->getCond(), Body = D->getBody();
+    else if (const auto *F = dyn_cast<ForStmt>(L); F && !F->getInc())
+      Cond = F->getCond(), Body = F->getBody();
+    if (!Body || !idle(Body, Exit))
+      return nullptr;
+    bool Forever = !Cond;
+    if (Cond && !Cond->isValueDependent())
+      if (std::optional<llvm::APSInt> V = Cond->getIntegerConstantExpr(S.Ctx)) {
+        if (V->isZero())
+          return nullptr; // `do { } while (0)`
+        Forever = true;
+      }
+    // The test that ends the loop: its condition, or the one `if (C)
+    // break;` of a loop that runs for ever.
+    const Expr *Test = Exit ? (Forever ? Exit : nullptr) : (Forever ? nullptr : Cond);
+    Watch = nullptr;
+    Signal = false;
+    if (!Test || !pure(Test) || Signal)
+      return nullptr;
+    return Watch;
+  }
+
+  /// The variable or lvalue named in the warning.
+  std::string name(const Expr *E) const {
+    if (const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      return R->getDecl()->getName().str();
+    StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()),
+                                          S.SM, S.Ctx.getLangOpts());
+    return Text.empty() || Text.size() > 40 ? "memory" : Text.str();
+  }
+
+private:
+  /// A body that does nothing: empty statements, asm, calls that give the
+  /// CPU away; and at most one `if (C) break;`, whose C is then Exit.
+  bool idle(const Stmt *St, const Expr *&Exit) {
+    if (isa<NullStmt>(St) || isa<AsmStmt>(St))
+      return true;
+    if (const auto *CS = dyn_cast<CompoundStmt>(St))
+      return llvm::all_of(CS->body(), [&](const Stmt *C) { return idle(C, Exit); });
+    if (const auto *CE = dyn_cast<CallExpr>(St)) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (!FD || !FD->getIdentifier())
+        return false;
+      StringRef N = FD->getName();
+      return N == "sched_yield" || N == "pthread_yield" || N == "thrd_yield" ||
+             N == "usleep" || N == "nanosleep" || N == "sleep" || N == "thrd_sleep" ||
+             N == "__builtin_ia32_pause" || N == "_mm_pause";
+    }
+    if (const auto *If = dyn_cast<IfStmt>(St)) {
+      const Stmt *Then = If->getThen();
+      if (const auto *CS = dyn_cast<CompoundStmt>(Then); CS && CS->size() == 1)
+        Then = CS->body_front();
+      if (Exit || If->getElse() || If->getInit() || If->getConditionVariable() ||
+          !isa<BreakStmt>(Then))
+        return false;
+      Exit = If->getCond();
+      return true;
+    }
+    return false;
+  }
+
+  /// May another activity write V while this one runs?  A variable
+  /// declared outside the activity (shared by reference) or of static
+  /// storage, unless it is const.  Thread-local storage is each worker's.
+  bool shared(const VarDecl *V) {
+    if (V->getType().isConstQualified() && !V->getType().isVolatileQualified())
+      return false;
+    if (V->getTLSKind() != VarDecl::TLS_None)
+      return false;
+    if (V->hasGlobalStorage())
+      return true;
+    const Activity *DA = S.M.declActivity(V);
+    return !(DA && within(DA, Act));
+  }
+
+  static bool sigAtomic(QualType T) {
+    while (const auto *TT = T->getAs<TypedefType>()) {
+      if (TT->getDecl()->getName() == "sig_atomic_t")
+        return true;
+      T = TT->desugar();
+    }
+    return false;
+  }
+
+  void watch(const Expr *E) {
+    if (sigAtomic(E->getType()))
+      Signal = true;
+    if (!Watch)
+      Watch = E;
+  }
+
+  /// Is E free of side effects (all it does is read)?  Records the first
+  /// read of memory another activity may write.
+  bool pure(const Stmt *St) {
+    if (!St)
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(St); BO && BO->isAssignmentOp())
+      return false;
+    if (const auto *UO = dyn_cast<UnaryOperator>(St); UO && UO->isIncrementDecrementOp())
+      return false;
+    if (isa<CallExpr>(St) || isa<StmtExpr>(St) || isa<BlockExpr>(St))
+      return false;
+    if (isa<UnaryExprOrTypeTraitExpr>(St))
+      return true; // sizeof reads nothing
+    if (const auto *AE = dyn_cast<AtomicExpr>(St)) {
+      AtomicExpr::AtomicOp Op = AE->getOp();
+      bool Load = Op == AtomicExpr::AO__atomic_load_n || Op == AtomicExpr::AO__c11_atomic_load;
+      if (Op == AtomicExpr::AO__atomic_fetch_add) { // faa(p, 0)
+        std::optional<llvm::APSInt> V = AE->getVal1()->getIntegerConstantExpr(S.Ctx);
+        Load = V && V->isZero();
+      }
+      if (!Load)
+        return false;
+      const Expr *P = AE->getPtr()->IgnoreParenImpCasts();
+      const auto *UO = dyn_cast<UnaryOperator>(P);
+      return pure(UO && UO->getOpcode() == UO_AddrOf ? UO->getSubExpr() : P);
+    }
+    if (const auto *R = dyn_cast<DeclRefExpr>(St)) {
+      if (const auto *V = dyn_cast<VarDecl>(R->getDecl()); V && shared(V))
+        watch(R);
+      return true;
+    }
+    // What the loop waits on is the object read, named as the test names
+    // it: `flag[j]` of a shared array, `*p`, `p[j]` or `p->ready` of any
+    // pointer (memory through a pointer may be any activity's), `s.ready`
+    // of a shared struct.
+    if (const auto *UO = dyn_cast<UnaryOperator>(St); UO && UO->getOpcode() == UO_Deref)
+      return object(UO, UO->getSubExpr(), true);
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(St)) {
+      const Expr *Base = ASE->getBase()->IgnoreParenImpCasts();
+      return object(ASE, Base, Base->getType()->isPointerType()) && pure(ASE->getIdx());
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(St))
+      return object(ME, ME->getBase(), ME->isArrow());
+    for (const Stmt *C : St->children())
+      if (!pure(C))
+        return false;
+    return true;
+  }
+
+  /// The object E read through Base: watched if Base is a pointer
+  /// (Through) or shared itself, under E's name.
+  bool object(const Expr *E, const Expr *Base, bool Through) {
+    const Expr *Was = Watch;
+    if (!pure(Base))
+      return false;
+    if (Through || Watch != Was) {
+      Watch = Was;
+      watch(E);
+    }
+    return true;
+  }
+
+  Session &S;
+  const Activity *Act;
+  const Expr *Watch = nullptr;
+  bool Signal = false;
+};
+
+void checkBusyWaits(Session &S) {
+  for (const auto &F : S.M.Functions)
+    for (const Stmt *L : F->Loops) {
+      auto It = S.M.LoopAct.find(L);
+      if (It == S.M.LoopAct.end() || !It->second)
+        continue;
+      SourceLocation At = S.SM.getExpansionLoc(L->getBeginLoc());
+      if (!S.inMainFile(At))
+        continue;
+      BusyWaitChecker C(S, It->second);
+      const Expr *E = C.waitsOn(L);
+      if (!E)
+        continue;
+      std::string Name = C.name(E);
+      S.warn(At, OwnWarning::BusyWait,
+             "loop busy-waits for another activity to change '%0': an activity is never "
+             "preempted, so with one processor the one that would change it never runs")
+          << Name;
+      S.note(At, "wait on a semaphore instead ('parc_P' here, 'parc_V' where '%0' is set), "
+                 "or with 'sync' in a parfor: a blocked activity lets its processor run the "
+                 "others")
+          << Name;
+    }
+}
+
 /// The static (or _Thread_local) variable declared in an activity whose
 /// initializer evaluates E, or null.  sizeof, _Alignof and a _Generic's
 /// controlling expression do not evaluate their operand.
@@ -1862,6 +2068,7 @@ bool runChecks(Session &S) {
   checkIgnoredOpenMP(S);
   checkOpenMPOnConstructs(S);
   checkSemInits(S);
+  checkBusyWaits(S);
   checkSignalHandlers(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
 }

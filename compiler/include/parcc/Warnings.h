@@ -49,8 +49,10 @@ enum class OwnWarning : unsigned {
                           ///< `master` honoured in an activity, which is no OpenMP thread
   PrivateSemaphore,       ///< parc-private-semaphore: a semaphore declared in an activity
                           ///< and used only by it
+  BusyWait,               ///< parc-busy-wait: a loop in an activity that only tests
+                          ///< memory another activity may change
 };
-constexpr unsigned NumOwnWarnings = 12;
+constexpr unsigned NumOwnWarnings = 13;
 
 /// The option's name without -W ("parc-inclusive-to").
 llvm::StringRef ownWarningName(OwnWarning W);
