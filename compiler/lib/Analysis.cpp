@@ -418,6 +418,11 @@ bool Collector::handleConstruct(CompoundStmt *CS, Marker K) {
 
 } // namespace
 
+bool isSemaphoreType(QualType T) {
+  const auto *RT = T.getCanonicalType()->getAs<RecordType>();
+  return RT && RT->getDecl()->getName() == "parc_sem";
+}
+
 std::string integerLiteral(const llvm::APSInt &I) {
   if (I.isSigned() && I.isNegative()) {
     if (I.getSignificantBits() > 64)

@@ -1563,11 +1563,7 @@ void checkOpenMPOnConstructs(Session &S) {
 class SemInitChecker : public RecursiveASTVisitor<SemInitChecker> {
 public:
   explicit SemInitChecker(Session &S) : S(S) {}
-  /// parc_sem_t, the struct parc_sem, under any typedef or qualifier.
-  static bool isSemType(QualType T) {
-    const auto *RT = T.getCanonicalType()->getAs<RecordType>();
-    return RT && RT->getDecl()->getName() == "parc_sem";
-  }
+  static bool isSemType(QualType T) { return isSemaphoreType(T); }
   /// A semaphore, or an array of them (`parc_sem_t fork[N]`, the usual
   /// case of one that nothing initialised).
   bool isSem(const VarDecl *V) const {

@@ -20,7 +20,10 @@
 // address.
 //
 //===----------------------------------------------------------------------===//
+#include "parcc/Analysis.h"
 #include "parcc/Lowering.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -44,7 +47,89 @@ std::string argText(StringRef Orig) {
   return Session::escaped(T);
 }
 
+/// The extents of the constant arrays around T, outermost first (at most
+/// three, none zero), and the element under them; false for more, or an
+/// array of unknown or variable length.
+bool peelArrays(ASTContext &Ctx, QualType T, SmallVectorImpl<uint64_t> &Dims, QualType &Elem) {
+  while (const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(T)) {
+    uint64_t N = CAT->getSize().getZExtValue();
+    if (Dims.size() == 3 || N == 0 || N > 0xffffffffu)
+      return false;
+    Dims.push_back(N);
+    T = CAT->getElementType();
+  }
+  Elem = T;
+  return !T->isArrayType();
+}
+
+std::string indexZero(size_t N) {
+  std::string Out;
+  for (size_t I = 0; I < N; ++I)
+    Out += "[0]";
+  return Out;
+}
+
 } // namespace
+
+std::string semaphoreNames(Session &S) {
+  std::string Rows;
+  auto Row = [&](const std::string &Name, const std::string &Member, const std::string &Base,
+                 const std::string &Stride, ArrayRef<uint64_t> Dims) {
+    Rows += "    PARC_SEM_NAME_INIT(\"" + Session::escaped(Name) + "\", \"" +
+            Session::escaped(Member) + "\", (const void *)&" + Base + ", sizeof(" + Stride +
+            ")";
+    for (size_t I = 0; I < 3; ++I)
+      Rows += ", " + std::to_string(I < Dims.size() ? Dims[I] : 0);
+    Rows += "),\n";
+  };
+  llvm::SmallPtrSet<const VarDecl *, 16> Done;
+  for (const Decl *D : S.Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *V = dyn_cast<VarDecl>(D);
+    // A thread-local one has no address that is a constant.
+    if (!V || !V->getIdentifier() || S.SM.isInSystemHeader(V->getLocation()) ||
+        V->getTLSKind() != VarDecl::TLS_None ||
+        V->hasDefinition(S.Ctx) == VarDecl::DeclarationOnly ||
+        !Done.insert(V->getCanonicalDecl()).second)
+      continue;
+    V = V->getMostRecentDecl();
+    std::string N = V->getName().str();
+    SmallVector<uint64_t, 3> Dims;
+    QualType Elem;
+    if (!peelArrays(S.Ctx, V->getType(), Dims, Elem))
+      continue;
+    if (isSemaphoreType(Elem)) { // fork, fork[5], s[3][4]
+      Row(N, "", N + indexZero(Dims.size()), N + indexZero(Dims.size()), Dims);
+      continue;
+    }
+    const auto *RT = Elem->getAs<RecordType>();
+    const RecordDecl *RD = RT ? RT->getDecl()->getDefinition() : nullptr;
+    if (!RD)
+      continue;
+    for (const FieldDecl *F : RD->fields()) {
+      SmallVector<uint64_t, 3> FDims;
+      QualType FElem;
+      if (!F->getIdentifier() || F->isBitField() ||
+          !peelArrays(S.Ctx, F->getType(), FDims, FElem) || !isSemaphoreType(FElem))
+        continue;
+      std::string M = "." + F->getName().str();
+      if (Dims.empty()) // buf.mutex, buf.slot[4]
+        Row(N + M, "", N + M + indexZero(FDims.size()), N + M + indexZero(FDims.size()), FDims);
+      else if (FDims.empty()) // phil[5].left
+        Row(N, M, N + indexZero(Dims.size()) + M, N + indexZero(Dims.size()), Dims);
+    }
+  }
+  if (Rows.empty())
+    return "";
+  return "static const parc_sem_name parc_sem_name_v_[] = {\n" + Rows +
+         "};\n"
+         "static parc_sem_names parc_sem_names_ = PARC_SEM_NAMES_INIT(parc_sem_name_v_);\n"
+         "__attribute__((__constructor__)) static void parc_sem_names_in_(void) {\n"
+         "  parc_sem_names_add_(&parc_sem_names_);\n"
+         "}\n"
+         "__attribute__((__destructor__)) static void parc_sem_names_out_(void) {\n"
+         "  parc_sem_names_remove_(&parc_sem_names_);\n"
+         "}\n";
+}
 
 std::string Outliner::waitSite(unsigned At, const FunctionDecl *Fn, const std::string &Arg) {
   unsigned Line, Col;

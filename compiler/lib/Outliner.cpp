@@ -536,7 +536,7 @@ bool Outliner::run(std::string &Out) {
   if (S.TP.PreludeEnd > S.TP.PreludeBegin)
     S.Edits.replace(S.TP.PreludeBegin, S.TP.PreludeEnd, "");
   Out = "#include <parc_abi.h>\n"
-        "__extension__ _Static_assert(PARC_ABI_VERSION == 7, \"parcc emits PARC ABI version 7; "
+        "__extension__ _Static_assert(PARC_ABI_VERSION == 8, \"parcc emits PARC ABI version 8; "
         "parc_abi.h is another version\");\n";
   if (S.Opts.DefinesParcc)
     Out += "#define __PARCC__ 1\n";
@@ -551,6 +551,7 @@ bool Outliner::run(std::string &Out) {
   Out += S.Edits.render(Start, S.TP.Text.size());
   if (Out.empty() || Out.back() != '\n')
     Out += '\n';
+  Out += semaphoreNames(S);
   if (!S.TP.Renamed.empty())
     Out = restoreUserNames(S, Out);
   return true;

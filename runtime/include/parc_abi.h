@@ -71,7 +71,7 @@ extern "C" {
  * top of each lowered file so that a stale runtime header is caught at
  * compile time.  The header and that line are C99 to the back end's
  * -std=c99 -pedantic-errors: attributes, not _Noreturn and _Alignas. */
-#define PARC_ABI_VERSION 7
+#define PARC_ABI_VERSION 8
 
 /* ---- Construct sites ------------------------------------------------------
  * One static parc_site per construct in the source, emitted at file scope
@@ -606,6 +606,72 @@ int parc_sync_frame(parc_act *self);
  * reported by the semaphore's address.                                      */
 void parc_P_at(parc_sem_t *s, const parc_wait_site *site);
 void parc_V_at(parc_sem_t *s, const parc_wait_site *site);
+
+/* ---- Names of semaphores ------------------------------------------------------
+ * The semaphores that a file compiled by parcc defines at file scope, by
+ * name, so that a deadlock report or a semaphore error says `fork[3]` where
+ * it had only an address (a parc_P made through a course's macro or
+ * wrapper function has no place of its own).  A semaphore, an array of them
+ * (up to 3 dimensions), and a struct's member that is one or an array of
+ * them, or a semaphore member of an array of structs; not a thread-local
+ * one, whose address is no constant.  The cast takes a `volatile` off.  Emitted at the end of
+ * the lowered file, where the variables are declared, when it defines any:
+ *
+ *     static const parc_sem_name parc_sem_name_v_[] = {
+ *         PARC_SEM_NAME_INIT("fork", "", (const void *)&fork[0], sizeof(fork[0]), 5, 0, 0),
+ *         PARC_SEM_NAME_INIT("buf.mutex", "", (const void *)&buf.mutex, sizeof(buf.mutex),
+ *                            0, 0, 0),
+ *         PARC_SEM_NAME_INIT("phil", ".left", (const void *)&phil[0].left, sizeof(phil[0]),
+ *                            5, 0, 0),
+ *     };
+ *     static parc_sem_names parc_sem_names_ = PARC_SEM_NAMES_INIT(parc_sem_name_v_);
+ *     __attribute__((__constructor__)) static void parc_sem_names_in_(void) {
+ *       parc_sem_names_add_(&parc_sem_names_);
+ *     }
+ *     __attribute__((__destructor__)) static void parc_sem_names_out_(void) {
+ *       parc_sem_names_remove_(&parc_sem_names_);
+ *     }
+ *
+ * The name is `name`, then an index per dimension of `dims` (0: none),
+ * then `member`; the semaphores lie `stride` bytes apart from `base`.  The
+ * destructor takes the table out when a shared library is unloaded.  The
+ * references to the runtime are weak: an object that defines semaphores
+ * links without libparc, as one of cc's does.                              */
+typedef struct parc_sem_name {
+  const char *name;
+  const char *member;
+  const void *base;
+  __SIZE_TYPE__ stride;
+  unsigned dims[3];
+} parc_sem_name;
+
+typedef struct parc_sem_names {
+  const parc_sem_name *v;
+  unsigned n;
+  struct parc_sem_names *next; /* the runtime's list */
+} parc_sem_names;
+
+#define PARC_SEM_NAME_INIT(name, member, base, stride, d0, d1, d2)             \
+  { (name), (member), (base), (stride), { (d0), (d1), (d2) } }
+#define PARC_SEM_NAMES_INIT(v) { (v), sizeof(v) / sizeof((v)[0]), 0 }
+
+void parc_sem_names_add(parc_sem_names *t);
+void parc_sem_names_remove(parc_sem_names *t);
+
+#ifndef PARC_RUNTIME_SOURCE
+__attribute__((__weak__)) void parc_sem_names_add(parc_sem_names *t);
+__attribute__((__weak__)) void parc_sem_names_remove(parc_sem_names *t);
+
+static __inline__ void parc_sem_names_add_(parc_sem_names *t) {
+  if (parc_sem_names_add)
+    parc_sem_names_add(t);
+}
+
+static __inline__ void parc_sem_names_remove_(parc_sem_names *t) {
+  if (parc_sem_names_remove)
+    parc_sem_names_remove(t);
+}
+#endif
 
 /* ---- pbreak and preturn -------------------------------------------------------
  * `pbreak;` kills every other activity of the innermost construct and their

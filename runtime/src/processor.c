@@ -2797,11 +2797,11 @@ static uint64_t framed_places(parc_drt *d, char *buf, size_t n) {
  * and the call as written when parcc passed its site (parc_P_at,
  * parc_V_at). */
 void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site *site) {
-  char what[2200], call[PARC_CALL_TEXT];
+  char what[2200], call[PARC_CALL_TEXT], name[256];
   describe_running(what, sizeof what);
   describe_call(call, sizeof call, op, site);
-  parc_fatal(1, "%s on the semaphore at %p, which parc_sem_init has not initialised (in %s)",
-             call, sem, what);
+  parc_sem_describe(name, sizeof name, sem);
+  parc_fatal(1, "%s on %s, which parc_sem_init has not initialised (in %s)", call, name, what);
 }
 
 void parc_fatal_oom(const char *what) {
@@ -2820,12 +2820,13 @@ void parc_fatal_oom(const char *what) {
 }
 
 void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site) {
-  char what[2200], call[PARC_CALL_TEXT];
+  char what[2200], call[PARC_CALL_TEXT], name[256];
   describe_running(what, sizeof what);
   describe_call(call, sizeof call, "parc_V", site);
-  parc_fatal(1, "%s on the semaphore at %p, whose value is already INT_MAX (%d): a "
-                "semaphore counts up to INT_MAX (in %s)",
-             call, sem, INT_MAX, what);
+  parc_sem_describe(name, sizeof name, sem);
+  parc_fatal(1, "%s on %s, whose value is already INT_MAX (%d): a semaphore counts up to "
+                "INT_MAX (in %s)",
+             call, name, INT_MAX, what);
 }
 
 enum { DEADLOCK_NOTES = 16, DEADLOCK_SEEN = 64, DEADLOCK_SORTED = 4096 };
@@ -2885,13 +2886,15 @@ static void deadlock_note(FILE *f, parc_ctx *c, parc_drt **seen, int *nseen) {
     /* A static semaphore never given to parc_sem_init starts at 0: said,
      * since a forgotten parc_sem_init looks like a forgotten parc_V. */
     int never = parc_sem_adopted(c->wait_obj);
+    char name[256];
+    parc_sem_describe(name, sizeof name, c->wait_obj);
     if (c->wait_site) { /* parc_P_at: the call as the user wrote it */
       char call[PARC_CALL_TEXT];
       describe_call(call, sizeof call, "parc_P", c->wait_site);
-      fprintf(f, "parc: note: %s%s waits in %s (the semaphore at %p%s)\n", what, in, call,
-              c->wait_obj, never ? "; never given to parc_sem_init, it started at 0" : "");
+      fprintf(f, "parc: note: %s%s waits in %s (%s%s)\n", what, in, call, name,
+              never ? "; never given to parc_sem_init, it started at 0" : "");
     } else
-      fprintf(f, "parc: note: %s%s waits on the semaphore at %p%s\n", what, in, c->wait_obj,
+      fprintf(f, "parc: note: %s%s waits on %s%s\n", what, in, name,
               never ? " (never given to parc_sem_init: it started at 0)" : "");
   }
   /* Parents waiting at epar, from this activity's construct upwards. */

@@ -57,6 +57,7 @@
  */
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sched.h>
 
@@ -140,6 +141,61 @@ static __attribute__((noinline, cold)) void adopt_zero(parc_sem_rt *r, const cha
 int parc_sem_adopted(const void *sem) {
   const parc_sem_rt *r = (const parc_sem_rt *)sem;
   return __atomic_load_n(&r->magic, __ATOMIC_RELAXED) == PARC_SEM_ADOPTED;
+}
+
+/* ---- Names (parc_abi.h, "Names of semaphores") ----------------------------
+ * The tables of the files that parcc compiled, added by their constructors
+ * (before main, or at a dlopen) and read only by reports: a list under a
+ * lock of its own. */
+static parc_spin names_lock;
+static parc_sem_names *names;
+
+void parc_sem_names_add(parc_sem_names *t) {
+  parc_spin_lock(&names_lock);
+  t->next = names;
+  names = t;
+  parc_spin_unlock(&names_lock);
+}
+
+void parc_sem_names_remove(parc_sem_names *t) {
+  parc_spin_lock(&names_lock);
+  for (parc_sem_names **at = &names; *at; at = &(*at)->next)
+    if (*at == t) {
+      *at = t->next;
+      break;
+    }
+  parc_spin_unlock(&names_lock);
+}
+
+/* The semaphore at sem as its file names it ("fork[3]", "buf.mutex"), or
+ * "the semaphore at 0x..." when no table has it. */
+void parc_sem_describe(char *buf, size_t n, const void *sem) {
+  uintptr_t a = (uintptr_t)sem;
+  parc_spin_lock(&names_lock);
+  for (const parc_sem_names *t = names; t; t = t->next)
+    for (unsigned i = 0; i < t->n; i++) {
+      const parc_sem_name *e = &t->v[i];
+      uint64_t count = 1;
+      for (int d = 0; d < 3 && e->dims[d]; d++)
+        count *= e->dims[d];
+      uintptr_t base = (uintptr_t)e->base;
+      if (a < base || !e->stride || (a - base) % e->stride || (a - base) / e->stride >= count)
+        continue;
+      uint64_t k = (a - base) / e->stride;
+      int len = snprintf(buf, n, "%s", e->name);
+      uint64_t inner = count;
+      for (int d = 0; d < 3 && e->dims[d] && len >= 0 && (size_t)len < n; d++) {
+        inner /= e->dims[d];
+        len += snprintf(buf + len, n - (size_t)len, "[%llu]", (unsigned long long)(k / inner));
+        k %= inner;
+      }
+      if (len >= 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, "%s", e->member);
+      parc_spin_unlock(&names_lock);
+      return;
+    }
+  parc_spin_unlock(&names_lock);
+  snprintf(buf, n, "the semaphore at %p", sem);
 }
 
 static inline void check_init(parc_sem_rt *r, const char *op, const parc_wait_site *site) {

@@ -31,6 +31,9 @@ std::vector<std::pair<unsigned, unsigned>> unwrapSectionDispatch(clang::ASTConte
 /// function's NeedsRV from the recorded uses (Captures.cpp).
 void computeCaptures(Session &S);
 
+/// T is parc_sem_t, the struct parc_sem, under any typedef or qualifier.
+bool isSemaphoreType(clang::QualType T);
+
 /// I as a C integer constant that denotes its value exactly, as a value
 /// of int where it is one (INT_MIN written so that it is); empty beyond
 /// 64 bits.

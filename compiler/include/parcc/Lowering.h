@@ -221,6 +221,10 @@ std::string preturnCheck(const Outliner &O, const Construct &C);
 /// with the site in Outliner::WaitSites (leaf edits).  The sites' numbers
 /// start at 0 in each file, in the order of waitSite's calls.
 void lowerSemCalls(Outliner &O);
+/// The table of the semaphores the file defines at file scope, by name,
+/// with its constructor (parc_abi.h, "Names of semaphores"); empty when it
+/// defines none.
+std::string semaphoreNames(Session &S);
 /// parc_procid() in a mapped lparfor's chunk: the chunk's number (leaf
 /// edits).
 void lowerChunkProcIds(Outliner &O);
