@@ -1294,6 +1294,8 @@ public:
         RewriteFaa("parc_faa_bool_");
       } else if (V && V->getType()->isRealFloatingType()) {
         floatValue(V, P.getUnqualifiedType());
+      } else if (V && V->getType()->isIntegerType()) {
+        integerValue(V, P.getUnqualifiedType());
       }
       return true;
     }
@@ -1333,6 +1335,41 @@ public:
       return;
     }
     implicitConversion(S, L, V->getType(), To);
+  }
+
+  /// An integer value converts to *p's type too, and was as silent:
+  /// `faa(&c, 300)` on a char added 44, `faa(&n, 1L << 40)` on an int
+  /// added 0 (tester F, s45).  Clang's own warnings: a constant that the
+  /// conversion changes beyond the sign (-Wconstant-conversion, on by
+  /// default; `faa(&u, -1)` on an unsigned is the decrement it means), any
+  /// other value as C's conversion warnings have it (-Wshorten-64-to-32,
+  /// -Wsign-conversion, ...).
+  void integerValue(const Expr *V, QualType To) {
+    SourceLocation L = S.SM.getFileLoc(V->getBeginLoc());
+    QualType From = V->getType();
+    if (std::optional<llvm::APSInt> C = V->getIntegerConstantExpr(S.Ctx)) {
+      unsigned W = S.Ctx.getIntWidth(To);
+      llvm::APSInt Val = *C;
+      // Fits when W bits hold it as a signed or as an unsigned number.
+      bool Negative = Val.isSigned() && Val.isNegative();
+      bool Fits = Negative ? Val.getSignificantBits() <= W : Val.getActiveBits() <= W;
+      if (Fits) {
+        // Only its sign may change: -Wsign-conversion's, as Clang has it.
+        bool ToSigned = To->isSignedIntegerOrEnumerationType();
+        if (ToSigned ? !Negative && Val.getActiveBits() == W : Negative)
+          S.Diags.Report(L, diag::warn_impcast_integer_sign) << From << To;
+        return;
+      }
+      llvm::APSInt New = Val.extOrTrunc(W);
+      New.setIsUnsigned(To->isUnsignedIntegerOrEnumerationType());
+      llvm::SmallString<24> OldText, NewText;
+      Val.toString(OldText);
+      New.toString(NewText);
+      S.Diags.Report(L, diag::warn_impcast_integer_precision_constant)
+          << OldText << NewText << From << To;
+      return;
+    }
+    implicitConversion(S, L, From, To);
   }
 
   Session &S;
