@@ -71,17 +71,60 @@ std::string indexZero(size_t N) {
 
 } // namespace
 
+/// A row of a table of semaphore names (parc_abi.h, "Names of
+/// semaphores"), as C expressions of the variable X: the first semaphore,
+/// one of X's elements whose size is the stride, and the first one's offset
+/// in X.
+struct SemRow {
+  std::string Name, Member, First, Stride, Offset;
+  SmallVector<uint64_t, 3> Dims;
+};
+
+/// The rows for variable V of type T, written as X: a semaphore, an array
+/// of them (`fork[5]`, `s[3][4]`), a struct's member that is one or an
+/// array of them (`buf.mutex`, `buf.slot[4]`), a semaphore member of an
+/// array of structs (`phil[5].left`).
+static std::vector<SemRow> semaphoreRows(Session &S, const std::string &N, QualType T,
+                                         const std::string &X) {
+  std::vector<SemRow> Rows;
+  SmallVector<uint64_t, 3> Dims;
+  QualType Elem;
+  if (!peelArrays(S.Ctx, T, Dims, Elem))
+    return Rows;
+  std::string Idx = indexZero(Dims.size());
+  if (isSemaphoreType(Elem)) {
+    Rows.push_back({N, "", X + Idx, X + Idx, "0", Dims});
+    return Rows;
+  }
+  const auto *RT = Elem->getAs<RecordType>();
+  const RecordDecl *RD = RT ? RT->getDecl()->getDefinition() : nullptr;
+  if (!RD)
+    return Rows;
+  for (const FieldDecl *F : RD->fields()) {
+    SmallVector<uint64_t, 3> FDims;
+    QualType FElem;
+    if (!F->getIdentifier() || F->isBitField() || !peelArrays(S.Ctx, F->getType(), FDims, FElem) ||
+        !isSemaphoreType(FElem))
+      continue;
+    std::string M = F->getName().str(), FIdx = indexZero(FDims.size());
+    std::string Off = "__builtin_offsetof(__typeof__(" + X + Idx + "), " + M + ")";
+    if (Dims.empty()) // buf.mutex, buf.slot[4]
+      Rows.push_back({N + "." + M, "", X + "." + M + FIdx, X + "." + M + FIdx, Off, FDims});
+    else if (FDims.empty()) // phil[5].left
+      Rows.push_back({N, "." + M, X + Idx + "." + M, X + Idx, Off, Dims});
+  }
+  return Rows;
+}
+
+static std::string dimsText(ArrayRef<uint64_t> Dims) {
+  std::string Out;
+  for (size_t I = 0; I < 3; ++I)
+    Out += ", " + std::to_string(I < Dims.size() ? Dims[I] : 0);
+  return Out;
+}
+
 std::string semaphoreNames(Session &S) {
   std::string Rows;
-  auto Row = [&](const std::string &Name, const std::string &Member, const std::string &Base,
-                 const std::string &Stride, ArrayRef<uint64_t> Dims) {
-    Rows += "    PARC_SEM_NAME_INIT(\"" + Session::escaped(Name) + "\", \"" +
-            Session::escaped(Member) + "\", (const void *)&" + Base + ", sizeof(" + Stride +
-            ")";
-    for (size_t I = 0; I < 3; ++I)
-      Rows += ", " + std::to_string(I < Dims.size() ? Dims[I] : 0);
-    Rows += "),\n";
-  };
   llvm::SmallPtrSet<const VarDecl *, 16> Done;
   for (const Decl *D : S.Ctx.getTranslationUnitDecl()->decls()) {
     const auto *V = dyn_cast<VarDecl>(D);
@@ -93,30 +136,10 @@ std::string semaphoreNames(Session &S) {
       continue;
     V = V->getMostRecentDecl();
     std::string N = V->getName().str();
-    SmallVector<uint64_t, 3> Dims;
-    QualType Elem;
-    if (!peelArrays(S.Ctx, V->getType(), Dims, Elem))
-      continue;
-    if (isSemaphoreType(Elem)) { // fork, fork[5], s[3][4]
-      Row(N, "", N + indexZero(Dims.size()), N + indexZero(Dims.size()), Dims);
-      continue;
-    }
-    const auto *RT = Elem->getAs<RecordType>();
-    const RecordDecl *RD = RT ? RT->getDecl()->getDefinition() : nullptr;
-    if (!RD)
-      continue;
-    for (const FieldDecl *F : RD->fields()) {
-      SmallVector<uint64_t, 3> FDims;
-      QualType FElem;
-      if (!F->getIdentifier() || F->isBitField() ||
-          !peelArrays(S.Ctx, F->getType(), FDims, FElem) || !isSemaphoreType(FElem))
-        continue;
-      std::string M = "." + F->getName().str();
-      if (Dims.empty()) // buf.mutex, buf.slot[4]
-        Row(N + M, "", N + M + indexZero(FDims.size()), N + M + indexZero(FDims.size()), FDims);
-      else if (FDims.empty()) // phil[5].left
-        Row(N, M, N + indexZero(Dims.size()) + M, N + indexZero(Dims.size()), Dims);
-    }
+    for (const SemRow &R : semaphoreRows(S, N, V->getType(), N))
+      Rows += "    PARC_SEM_NAME_INIT(\"" + Session::escaped(R.Name) + "\", \"" +
+              Session::escaped(R.Member) + "\", (const void *)&" + R.First + ", sizeof(" +
+              R.Stride + ")" + dimsText(R.Dims) + "),\n";
   }
   if (Rows.empty())
     return "";
@@ -129,6 +152,23 @@ std::string semaphoreNames(Session &S) {
          "__attribute__((__destructor__)) static void parc_sem_names_out_(void) {\n"
          "  parc_sem_names_remove_(&parc_sem_names_);\n"
          "}\n";
+}
+
+std::string Outliner::captureSemaphoreNames(const Construct &C, unsigned &Count) const {
+  std::string Rows, Env = envType(C);
+  Count = 0;
+  for (const VarDecl *V : C.Captures) {
+    if (isVM(V))
+      continue;
+    std::string N = V->getName().str();
+    for (const SemRow &R : semaphoreRows(S, N, V->getType(), "(*((" + Env + " *)0)->" + N + ")")) {
+      Rows += "    PARC_SEM_ENV_NAME_INIT(\"" + Session::escaped(R.Name) + "\", \"" +
+              Session::escaped(R.Member) + "\", __builtin_offsetof(" + Env + ", " + N + "), " +
+              R.Offset + ", sizeof(" + R.Stride + ")" + dimsText(R.Dims) + "),\n";
+      ++Count;
+    }
+  }
+  return Rows;
 }
 
 std::string Outliner::waitSite(unsigned At, const FunctionDecl *Fn, const std::string &Arg) {

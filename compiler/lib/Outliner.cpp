@@ -341,18 +341,31 @@ bool Outliner::lowerFunction(FunctionModel &F) {
     for (const auto &A : C->Acts)
       if (auto It = Frames.find(A.get()); It != Frames.end())
         Syncs = It->second.SyncTable;
-    Block += "static parc_site " + siteName(*C) + " = PARC_SITE_INIT" +
-             (Syncs.empty() ? "" : "_SYNCS") + "(\"" + File + "\", \"" + FD->getName().str() +
-             "\", " + std::to_string(Line) + ", " + std::to_string(C->Col) + ", " +
-             abiKindOf(C->Kind) + (fenvAccess(*C) ? " | PARC_KIND_FENV" : "") +
-             (Syncs.empty() ? "" : ", " + Syncs) + ");\n";
+    std::string Env;
     if (hasEnv(*C)) {
       std::string Fields = envFields(*C);
       if (isLoop(C->Kind))
         Fields += " " + loopWordType(S, *C) + " parc_from_, parc_step_;";
       if (C->Kind == ConstructKind::Lparfor || C->Kind == ConstructKind::MappedLparfor)
         Fields += " __UINT64_TYPE__ parc_niter_;";
-      Block += envType(*C) + " {" + Fields + " };\n";
+      Env = envType(*C) + " {" + Fields + " };\n";
+    }
+    // Captured semaphores named for the runtime's reports: the table
+    // follows the environment's struct it measures, and the site it.
+    unsigned NSems = 0;
+    std::string Sems = Env.empty() ? "" : captureSemaphoreNames(*C, NSems);
+    std::string Site = "static parc_site " + siteName(*C) + " = PARC_SITE_INIT" +
+                       (NSems ? "_SEMS" : Syncs.empty() ? "" : "_SYNCS") + "(\"" + File +
+                       "\", \"" + FD->getName().str() + "\", " + std::to_string(Line) + ", " +
+                       std::to_string(C->Col) + ", " + abiKindOf(C->Kind) +
+                       (fenvAccess(*C) ? " | PARC_KIND_FENV" : "");
+    if (NSems) {
+      std::string Table = "parc_semn_" + C->Tag + "_";
+      Block += Env + "static const parc_sem_name " + Table + "[] = {\n" + Sems + "};\n" + Site +
+               ", " + (Syncs.empty() ? "0" : Syncs) + ", " + Table + ", " +
+               std::to_string(NSems) + ");\n";
+    } else {
+      Block += Site + (Syncs.empty() ? "" : ", " + Syncs) + ");\n" + Env;
     }
     std::string Defs, Spawn;
     if (C->Kind == ConstructKind::Parblock)

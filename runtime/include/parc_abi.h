@@ -112,6 +112,10 @@ typedef struct parc_site {
   /* A body with stackless syncs (see "Stackless sync"): its syncs' places,
    * by the frame's state less 1, then NULL; NULL for any other body. */
   const struct parc_wait_site *const *syncs;
+  /* The semaphores among the construct's captured variables, by name
+   * (see "Names of semaphores"), and how many; NULL and 0 for none.    */
+  const struct parc_sem_name *sems;
+  unsigned nsems;
   /* Owned by the runtime; zero in the static initialiser. */
   int registered_;
   struct parc_site *next_;
@@ -123,7 +127,9 @@ typedef struct parc_site {
 #define PARC_SITE_INIT(file, func, line, col, kind)                            \
   PARC_SITE_INIT_SYNCS(file, func, line, col, kind, 0)
 #define PARC_SITE_INIT_SYNCS(file, func, line, col, kind, syncs)               \
-  { (file), (func), (line), (col), (kind), (syncs), 0, 0, 0, 0, 0 }
+  PARC_SITE_INIT_SEMS(file, func, line, col, kind, syncs, 0, 0)
+#define PARC_SITE_INIT_SEMS(file, func, line, col, kind, syncs, sems, nsems)   \
+  { (file), (func), (line), (col), (kind), (syncs), (sems), (nsems), 0, 0, 0, 0, 0 }
 
 /* ---- Descriptors ----------------------------------------------------------
  * Storage for one construct execution.  Opaque to emitted code; the runtime
@@ -633,14 +639,34 @@ void parc_V_at(parc_sem_t *s, const parc_wait_site *site);
  *     }
  *
  * The name is `name`, then an index per dimension of `dims` (0: none),
- * then `member`; the semaphores lie `stride` bytes apart from `base`.  The
+ * then `member`; the semaphores lie `stride` bytes apart from `base`.
+ *
+ * A construct's captured variables that are such semaphores (a local
+ * `parc_sem_t fork[5]` of main's) are named by a table of its site
+ * (PARC_SITE_INIT_SEMS), emitted after its environment's struct, whose
+ * rows give the variable's pointer in the environment instead:
+ *
+ *     static const parc_sem_name parc_semn_main_L9_[] = {
+ *         PARC_SEM_ENV_NAME_INIT("fork", "", __builtin_offsetof(struct
+ *             parc_env_main_L9, fork), 0, sizeof((*((struct parc_env_main_L9
+ *             *)0)->fork)[0]), 5, 0, 0),
+ *     };
+ *     static parc_site parc_site_main_L9_ = PARC_SITE_INIT_SEMS("prog.pc",
+ *         "main", 9, 5, PARC_KIND_PARFOR, 0, parc_semn_main_L9_, 1);
+ *
+ * A report looks in the sites of the constructs around the activity it
+ * names, whose environments are alive, then in the files' tables.  The
  * destructor takes the table out when a shared library is unloaded.  The
  * references to the runtime are weak: an object that defines semaphores
  * links without libparc, as one of cc's does.                              */
 typedef struct parc_sem_name {
   const char *name;
   const char *member;
-  const void *base;
+  const void *base;     /* file scope: the first semaphore; else 0 */
+  __SIZE_TYPE__ env;    /* a site's: 1 + the offset of the variable's pointer
+                           in the construct's environment; else 0 */
+  __SIZE_TYPE__ offset; /* a site's: the first semaphore's offset in the
+                           variable */
   __SIZE_TYPE__ stride;
   unsigned dims[3];
 } parc_sem_name;
@@ -652,7 +678,9 @@ typedef struct parc_sem_names {
 } parc_sem_names;
 
 #define PARC_SEM_NAME_INIT(name, member, base, stride, d0, d1, d2)             \
-  { (name), (member), (base), (stride), { (d0), (d1), (d2) } }
+  { (name), (member), (base), 0, 0, (stride), { (d0), (d1), (d2) } }
+#define PARC_SEM_ENV_NAME_INIT(name, member, env, offset, stride, d0, d1, d2)  \
+  { (name), (member), 0, (env) + 1, (offset), (stride), { (d0), (d1), (d2) } }
 #define PARC_SEM_NAMES_INIT(v) { (v), sizeof(v) / sizeof((v)[0]), 0 }
 
 void parc_sem_names_add(parc_sem_names *t);

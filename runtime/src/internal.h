@@ -135,9 +135,13 @@ PARC_INTERNAL _Noreturn void parc_fatal_oom(const char *what);
 PARC_INTERNAL _Noreturn void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site);
 /* Was the semaphore at sem adopted at value 0, never given to parc_sem_init? */
 PARC_INTERNAL int parc_sem_adopted(const void *sem);
-/* The semaphore at sem by the name its file gave it ("fork[3]"), from the
- * tables of parc_sem_names_add, or "the semaphore at 0x..." (semaphore.c). */
-PARC_INTERNAL void parc_sem_describe(char *buf, size_t n, const void *sem);
+/* The semaphore at sem by the name the program gave it ("fork[3]"): a
+ * variable captured by a construct around activity b (NULL: none), or one
+ * of the tables of parc_sem_names_add; else "the semaphore at 0x..."
+ * (semaphore.c). */
+struct parc_batch;
+PARC_INTERNAL void parc_sem_describe(char *buf, size_t n, const void *sem,
+                                     const struct parc_batch *b);
 PARC_INTERNAL _Noreturn void parc_assert_fail(const char *cond, const char *file, int line,
                                               const char *func);
 #define PARC_ASSERT(c)                                                         \

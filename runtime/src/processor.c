@@ -2726,10 +2726,16 @@ static void describe_activity(char *buf, size_t n, const parc_batch *b) {
   describe_activity_in(buf, n, b, 3);
 }
 
+/* The batch of the activity the calling thread runs; NULL where it runs
+ * none. */
+static const parc_batch *running_batch(void) {
+  parc_proc *p = parc_self();
+  return p && p->cur ? p->cur->cur_act : NULL;
+}
+
 /* The activity the calling thread runs ("main" where it runs none). */
 static void describe_running(char *buf, size_t n) {
-  parc_proc *p = parc_self();
-  describe_activity(buf, n, p && p->cur ? p->cur->cur_act : NULL);
+  describe_activity(buf, n, running_batch());
 }
 
 /* "OP(ARG) at FILE:LINE:COL": a call as written, from the site parcc
@@ -2800,7 +2806,7 @@ void parc_fatal_uninit_sem(const char *op, const void *sem, const parc_wait_site
   char what[2200], call[PARC_CALL_TEXT], name[256];
   describe_running(what, sizeof what);
   describe_call(call, sizeof call, op, site);
-  parc_sem_describe(name, sizeof name, sem);
+  parc_sem_describe(name, sizeof name, sem, running_batch());
   parc_fatal(1, "%s on %s, which parc_sem_init has not initialised (in %s)", call, name, what);
 }
 
@@ -2823,7 +2829,7 @@ void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site) {
   char what[2200], call[PARC_CALL_TEXT], name[256];
   describe_running(what, sizeof what);
   describe_call(call, sizeof call, "parc_V", site);
-  parc_sem_describe(name, sizeof name, sem);
+  parc_sem_describe(name, sizeof name, sem, running_batch());
   parc_fatal(1, "%s on %s, whose value is already INT_MAX (%d): a semaphore counts up to "
                 "INT_MAX (in %s)",
              call, name, INT_MAX, what);
@@ -2887,7 +2893,7 @@ static void deadlock_note(FILE *f, parc_ctx *c, parc_drt **seen, int *nseen) {
      * since a forgotten parc_sem_init looks like a forgotten parc_V. */
     int never = parc_sem_adopted(c->wait_obj);
     char name[256];
-    parc_sem_describe(name, sizeof name, c->wait_obj);
+    parc_sem_describe(name, sizeof name, c->wait_obj, b);
     if (c->wait_site) { /* parc_P_at: the call as the user wrote it */
       char call[PARC_CALL_TEXT];
       describe_call(call, sizeof call, "parc_P", c->wait_site);

@@ -167,33 +167,51 @@ void parc_sem_names_remove(parc_sem_names *t) {
   parc_spin_unlock(&names_lock);
 }
 
-/* The semaphore at sem as its file names it ("fork[3]", "buf.mutex"), or
- * "the semaphore at 0x..." when no table has it. */
-void parc_sem_describe(char *buf, size_t n, const void *sem) {
+/* Writes e's name of the semaphore at a into buf, if e's semaphores,
+ * from base on, include it. */
+static int name_in(char *buf, size_t n, const parc_sem_name *e, uintptr_t base, uintptr_t a) {
+  uint64_t count = 1;
+  for (int d = 0; d < 3 && e->dims[d]; d++)
+    count *= e->dims[d];
+  if (a < base || !e->stride || (a - base) % e->stride || (a - base) / e->stride >= count)
+    return 0;
+  uint64_t k = (a - base) / e->stride;
+  int len = snprintf(buf, n, "%s", e->name);
+  uint64_t inner = count;
+  for (int d = 0; d < 3 && e->dims[d] && len >= 0 && (size_t)len < n; d++) {
+    inner /= e->dims[d];
+    len += snprintf(buf + len, n - (size_t)len, "[%llu]", (unsigned long long)(k / inner));
+    k %= inner;
+  }
+  if (len >= 0 && (size_t)len < n)
+    snprintf(buf + len, n - (size_t)len, "%s", e->member);
+  return 1;
+}
+
+/* The semaphore at sem by the name the program gave it ("fork[3]",
+ * "buf.mutex"): a variable that a construct around activity b captured
+ * (its site's table and its environment, alive while b is), else one a
+ * file defines at file scope; "the semaphore at 0x..." when none has it. */
+void parc_sem_describe(char *buf, size_t n, const void *sem, const parc_batch *b) {
   uintptr_t a = (uintptr_t)sem;
+  for (const parc_drt *d = b ? b->d : NULL; d; d = d->parent ? d->parent->d : NULL) {
+    const parc_site *site = d->site;
+    if (!site || !d->env)
+      continue;
+    for (unsigned i = 0; i < site->nsems; i++) {
+      const parc_sem_name *e = &site->sems[i];
+      const char *var = *(const char *const *)(const void *)((const char *)d->env + e->env - 1);
+      if (var && name_in(buf, n, e, (uintptr_t)var + e->offset, a))
+        return;
+    }
+  }
   parc_spin_lock(&names_lock);
   for (const parc_sem_names *t = names; t; t = t->next)
-    for (unsigned i = 0; i < t->n; i++) {
-      const parc_sem_name *e = &t->v[i];
-      uint64_t count = 1;
-      for (int d = 0; d < 3 && e->dims[d]; d++)
-        count *= e->dims[d];
-      uintptr_t base = (uintptr_t)e->base;
-      if (a < base || !e->stride || (a - base) % e->stride || (a - base) / e->stride >= count)
-        continue;
-      uint64_t k = (a - base) / e->stride;
-      int len = snprintf(buf, n, "%s", e->name);
-      uint64_t inner = count;
-      for (int d = 0; d < 3 && e->dims[d] && len >= 0 && (size_t)len < n; d++) {
-        inner /= e->dims[d];
-        len += snprintf(buf + len, n - (size_t)len, "[%llu]", (unsigned long long)(k / inner));
-        k %= inner;
+    for (unsigned i = 0; i < t->n; i++)
+      if (name_in(buf, n, &t->v[i], (uintptr_t)t->v[i].base, a)) {
+        parc_spin_unlock(&names_lock);
+        return;
       }
-      if (len >= 0 && (size_t)len < n)
-        snprintf(buf + len, n - (size_t)len, "%s", e->member);
-      parc_spin_unlock(&names_lock);
-      return;
-    }
   parc_spin_unlock(&names_lock);
   snprintf(buf, n, "the semaphore at %p", sem);
 }

@@ -123,6 +123,9 @@ public:
   //--- Outlining (Outliner.cpp) ------------------------------------------
   bool hasEnv(const Construct &C) const;
   std::string envType(const Construct &C) const { return "struct parc_env_" + C.Tag; }
+  /// The rows of the table that names the construct's captured semaphores
+  /// (parc_abi.h, "Names of semaphores"), Count of them; empty for none.
+  std::string captureSemaphoreNames(const Construct &C, unsigned &Count) const;
   std::string siteName(const Construct &C) const { return "parc_site_" + C.Tag + "_"; }
   bool fenvAccess(const Construct &C) const;
   std::string descName(const Construct &C) const { return "parc_d_" + suffix(C) + "_"; }
