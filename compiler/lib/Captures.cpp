@@ -363,7 +363,7 @@ Outliner::readOnlyCaptures(const Construct &C) const {
   return It->second;
 }
 
-std::string Outliner::bodyPrologue(const Construct &C, const Activity *Only) const {
+std::string Outliner::constantDecls(const Construct &C) const {
   std::string Out;
   for (const VarDecl *V : C.Constants) {
     // Its own copy, with the value: still a constant expression.
@@ -374,6 +374,11 @@ std::string Outliner::bodyPrologue(const Construct &C, const Activity *Only) con
     Out += "  " + std::string(V->isConstexpr() ? "constexpr " : "") + declare(T, N) + " = " +
            S.M.ConstantValues.lookup(V) + "; (void)" + N + ";\n";
   }
+  return Out;
+}
+
+std::string Outliner::bodyPrologue(const Construct &C, const Activity *Only) const {
+  std::string Out = constantDecls(C);
   const llvm::SmallPtrSet<const VarDecl *, 8> &RO = readOnlyCaptures(C);
   for (const VarDecl *V : C.Captures) {
     // A parblock section's function: only what that section uses (a

@@ -399,10 +399,11 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
   // parc_fr_ (aliased by the stores of its loop) took 2.3 to 3.4 times as
   // long (tester F, s45).  Each one moved keeps its declarator as a local
   // nothing reads, `long parc_dead_lo_ __attribute__((__unused__)) =
-  // (parc_fr_->lo = 0)`, so that every initializer still runs in its turn.  Only where
-  // that can be written: not a for's declaration (its locals are the
-  // loop's), and for each one moved, a scalar or struct whose declarator
-  // is its name alone and whose initializer is no braced list.
+  // (parc_fr_->lo = 0)`, so that every initializer still runs in its
+  // turn.  Only where that can be written: not a for's declaration (its
+  // locals are the loop's), and for each one moved, a scalar or struct
+  // whose declarator is its name alone and whose initializer is no braced
+  // list.
   auto Splittable = [&](const DeclStmt *DS, const llvm::SmallPtrSetImpl<const VarDecl *> &Live) {
     for (const DynTypedNode &P : S.Ctx.getParents(*DS))
       if (P.get<ForStmt>())

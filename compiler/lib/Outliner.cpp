@@ -215,6 +215,10 @@ std::string Outliner::bodyHead(const Construct &C, StringRef Name, const Activit
     Out += bodyPrologue(C, Only);
     Out += "  (void)parc_env_;\n";
   } else {
+    // A construct that captures nothing may still use the parent's
+    // constants (`static const unsigned k = 43u;` in main, read in a
+    // parblock's section): the back end failed on an undeclared k.
+    Out += constantDecls(C);
     Out += "  (void)parc_envp_;\n";
   }
   Out += "  (void)parc_self_;\n";

@@ -55,6 +55,8 @@ public:
   /// Declarations at the top of a body function of C: each shared
   /// variable's address, once, in a const local parc_p_<name>_.
   std::string bodyPrologue(const Construct &C, const Activity *Only = nullptr) const;
+  /// The body function's own copies of the construct's Constants.
+  std::string constantDecls(const Construct &C) const;
   /// The captures of C that its body functions read once, found once per
   /// construct: a parblock has a body function per section.
   const llvm::SmallPtrSet<const clang::VarDecl *, 8> &readOnlyCaptures(const Construct &C) const;
