@@ -1600,12 +1600,12 @@ void checkOpenMPOnConstructs(Session &S) {
 class SemInitChecker : public RecursiveASTVisitor<SemInitChecker> {
 public:
   explicit SemInitChecker(Session &S) : S(S) {}
-  static bool isSemType(QualType T) { return isSemaphoreType(T); }
   /// A semaphore, or an array of them (`parc_sem_t fork[N]`, the usual
   /// case of one that nothing initialised).
   bool isSem(const VarDecl *V) const {
-    return isSemType(V->getType()) ||
-           (V->getType()->isArrayType() && isSemType(S.Ctx.getBaseElementType(V->getType())));
+    QualType T = V->getType();
+    return isSemaphoreType(T) ||
+           (T->isArrayType() && isSemaphoreType(S.Ctx.getBaseElementType(T)));
   }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
@@ -1650,7 +1650,7 @@ public:
     QualType T = A->getType();
     if (T->isPointerType()) {
       QualType P = T->getPointeeType();
-      if (P->isVoidType() || isSemType(P))
+      if (P->isVoidType() || isSemaphoreType(P))
         return;
     } else if (!T->isIntegerType() ||
                A->isNullPointerConstant(S.Ctx, Expr::NPC_ValueDependentIsNotNull)) {
