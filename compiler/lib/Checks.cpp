@@ -9,6 +9,7 @@
 #include "parcc/Analysis.h"
 
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/CharInfo.h"
@@ -1282,6 +1283,8 @@ public:
     // A _Bool (not an enum on bool, which is not one by name): faa where
     // the user wrote it, in this file, becomes parc_faa_bool_.
     bool BoolInPlace = P->isBooleanType() && InPlace;
+    if (P->isIntegerType() && (!Bool || BoolInPlace) && misaligned(E, P, At))
+      return true;
     if (P->isIntegerType() && (!Bool || BoolInPlace)) {
       // The value added: Clang only warns of a pointer made an integer
       // (`faa(&n, "a")`, `faa(&n, p)`), and the sum is an address.
@@ -1335,6 +1338,59 @@ public:
       return;
     }
     implicitConversion(S, L, V->getType(), To);
+  }
+
+  /// faa on a member of a packed struct that is not aligned to its size
+  /// (`struct __attribute__((packed)) { char tag; long count; }`): gcc's
+  /// locked add straddled two words, where a CPU may refuse it or split
+  /// the lock, and clang's back end called libatomic, which no PARC link
+  /// has, and the program failed at the link (tester F, s45).  The object's
+  /// alignment is what its type guarantees: the least of the record's
+  /// alignment and its offset's, along the chain of members.
+  bool misaligned(const AtomicExpr *E, QualType P, SourceLocation At) {
+    const Expr *Ptr = E->getPtr()->IgnoreParenImpCasts();
+    const auto *UO = dyn_cast<UnaryOperator>(Ptr);
+    if (!UO || UO->getOpcode() != UO_AddrOf)
+      return false;
+    uint64_t Need = S.Ctx.getTypeAlignInChars(P).getQuantity(), Have = Need;
+    const MemberExpr *Packed = nullptr;
+    for (const Expr *Obj = UO->getSubExpr()->IgnoreParens();;) {
+      const auto *ME = dyn_cast<MemberExpr>(Obj);
+      if (!ME) {
+        const auto *ASE = dyn_cast<ArraySubscriptExpr>(Obj);
+        if (!ASE || !ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+          break;
+        Obj = ASE->getBase()->IgnoreParenImpCasts(); // an element is as aligned as its array
+        continue;
+      }
+      const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!FD || FD->isBitField())
+        return false;
+      const RecordDecl *RD = FD->getParent();
+      const ASTRecordLayout &RL = S.Ctx.getASTRecordLayout(RD);
+      uint64_t Off = RL.getFieldOffset(FD->getFieldIndex()) / S.Ctx.getCharWidth();
+      uint64_t A = RL.getAlignment().getQuantity();
+      if (Off)
+        A = std::min<uint64_t>(A, Off & -Off);
+      if (A < Have) {
+        Have = A;
+        Packed = ME;
+      }
+      if (ME->isArrow())
+        break;
+      Obj = ME->getBase()->IgnoreParens();
+    }
+    if (Have >= Need || !Packed)
+      return false;
+    const auto *FD = cast<FieldDecl>(Packed->getMemberDecl());
+    S.error(At, "'faa' on '%0', which its packed '%1' aligns to %2 byte%s2, where '%3' needs "
+                "%4: an atomic add needs its object aligned to its size")
+        << FD->getName() << S.printType(S.Ctx.getRecordType(FD->getParent()), "")
+        << unsigned(Have) << P.getUnqualifiedType().getAsString() << unsigned(Need);
+    S.note(FD->getLocation(), "drop the struct's packing (__attribute__((packed)) or "
+                              "#pragma pack), or align the member (__attribute__((aligned(%0))))")
+        << unsigned(Need);
+    return true;
   }
 
   /// An integer value converts to *p's type too, and was as silent:
