@@ -581,6 +581,17 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
   O.WaitSites += Table + " 0 };\n";
   for (const DeclStmt *DS : MovedStmts) {
     std::vector<std::string> Sets;
+    unsigned B = S.offset(DS->getBeginLoc()), E = S.endOffset(DS->getEndLoc());
+    // Where the declaration is a statement (not a for's), each becomes a
+    // statement, and an array's initializer a named array in a block of
+    // its own: gcc 12's -Wall (-Wdangling-pointer) took the compound
+    // literal that memcpy read from, whose life is the enclosing block,
+    // for one that the resumed activities' case labels might use after
+    // it ended (tester H, s45).
+    bool Statements = S.TP.Text[E - 1] == ';' &&
+                      llvm::none_of(S.Ctx.getParents(*DS), [](const DynTypedNode &P) {
+                        return P.get<ForStmt>() != nullptr;
+                      });
     for (const Decl *D : DS->decls()) {
       const auto *V = cast<VarDecl>(D);
       const Expr *Init = V->getInit();
@@ -599,21 +610,26 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
         // A volatile array's field and literal are volatile, which
         // memcpy's parameters are not (gcc warns even without -Wall).
         bool Vol = S.Ctx.getBaseElementType(T).isVolatileQualified();
-        Sets.push_back("__builtin_memcpy(" + std::string(Vol ? "(void *)" : "") + Field + ", " +
-                       (Vol ? "(const void *)" : "") + "(" + O.typeName(T) + ")" + Text +
-                       ", sizeof " + Field + ")");
+        std::string Copy = "__builtin_memcpy(" + std::string(Vol ? "(void *)" : "") + Field +
+                           ", " + (Vol ? "(const void *)" : "");
+        if (Statements)
+          Sets.push_back("{ " + O.declare(T, "parc_init_") + " = " + Text + "; " + Copy +
+                         "parc_init_, sizeof " + Field + "); }");
+        else
+          Sets.push_back(Copy + "(" + O.typeName(T) + ")" + Text + ", sizeof " + Field + ")");
       } else if (isa<InitListExpr>(Bare)) {
-        Sets.push_back(Field + " = (" + O.typeName(T) + ")" + Text);
+        Sets.push_back(Field + " = (" + O.typeName(T) + ")" + Text + (Statements ? ";" : ""));
       } else {
-        Sets.push_back(Field + " = " + Text);
+        Sets.push_back(Field + " = " + Text + (Statements ? ";" : ""));
       }
     }
-    unsigned B = S.offset(DS->getBeginLoc()), E = S.endOffset(DS->getEndLoc());
     std::string Text;
     for (size_t I = 0; I < Sets.size(); ++I)
-      Text += (I ? ", " : "") + Sets[I];
-    if (S.TP.Text[E - 1] == ';')
+      Text += (I ? Statements ? " " : ", " : "") + Sets[I];
+    if (!Statements && S.TP.Text[E - 1] == ';')
       Text += ";";
+    if (Statements && Sets.empty())
+      Text = ";";
     // Keep the declaration's lines (the initializers keep theirs).
     unsigned Lines = S.lineOf(E) - S.lineOf(B);
     unsigned Kept = std::count(Text.begin(), Text.end(), '\n');
