@@ -1820,11 +1820,12 @@ public:
         Forever = true;
       }
     // The test that ends the loop: its condition, or the one `if (C)
-    // break;` of a loop that runs for ever.
-    const Expr *Test = Exit ? (Forever ? Exit : nullptr) : (Forever ? nullptr : Cond);
+    // break;` of a loop that runs for ever; both where it has both
+    // (`while (!flag) { if (flag) break; }`).
+    const Expr *Test = Forever ? Exit : Cond;
     Watch = nullptr;
     Signal = false;
-    if (!Test || !pure(Test) || Signal)
+    if (!Test || !pure(Test) || (Exit && !pure(Exit)) || Signal)
       return nullptr;
     return Watch;
   }
@@ -1842,8 +1843,16 @@ private:
   /// A body that does nothing: empty statements, asm, calls that give the
   /// CPU away; and at most one `if (C) break;`, whose C is then Exit.
   bool idle(const Stmt *St, const Expr *&Exit) {
-    if (isa<NullStmt>(St) || isa<AsmStmt>(St))
+    if (isa<NullStmt>(St) || isa<AsmStmt>(St) || isa<ContinueStmt>(St))
       return true;
+    // A declaration whose initializers do nothing else (`struct timespec
+    // ts = {0, 1000};` for the nanosleep after it).
+    if (const auto *DS = dyn_cast<DeclStmt>(St))
+      return llvm::all_of(DS->decls(), [&](const Decl *D) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        return V && !isVariablyModified(V->getType()) &&
+               (!V->getInit() || !V->getInit()->HasSideEffects(S.Ctx));
+      });
     if (const auto *CS = dyn_cast<CompoundStmt>(St))
       return llvm::all_of(CS->body(), [&](const Stmt *C) { return idle(C, Exit); });
     if (const auto *CE = dyn_cast<CallExpr>(St)) {
@@ -1855,6 +1864,8 @@ private:
              N == "usleep" || N == "nanosleep" || N == "sleep" || N == "thrd_sleep" ||
              N == "__builtin_ia32_pause" || N == "_mm_pause";
     }
+    if (const auto *E = dyn_cast<Expr>(St)) // `(void)0;`
+      return !E->HasSideEffects(S.Ctx);
     if (const auto *If = dyn_cast<IfStmt>(St)) {
       const Stmt *Then = If->getThen();
       if (const auto *CS = dyn_cast<CompoundStmt>(Then); CS && CS->size() == 1)
@@ -1878,6 +1889,8 @@ private:
       return false;
     if (V->hasGlobalStorage())
       return true;
+    if (!Act) // a function that activities call: its locals are its own
+      return false;
     const Activity *DA = S.M.declActivity(V);
     return !(DA && within(DA, Act));
   }
@@ -1966,16 +1979,67 @@ private:
   bool Signal = false;
 };
 
+/// Finds the direct calls of functions defined in the file.
+class CallFinder : public RecursiveASTVisitor<CallFinder> {
+public:
+  explicit CallFinder(Session &S) : S(S) {}
+  bool VisitCallExpr(CallExpr *CE) {
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      if (const FunctionDecl *Def = FD->getDefinition(); Def && Def->hasBody() &&
+                                                         S.inMainFile(Def->getLocation()))
+        Calls.push_back({Def, CE});
+    return true;
+  }
+  Session &S;
+  std::vector<std::pair<const FunctionDecl *, const CallExpr *>> Calls;
+};
+
+/// The functions of the file that activities call, directly or through
+/// other functions of the file, each with a call in an activity that leads
+/// to it.
+static llvm::DenseMap<const FunctionDecl *, const CallExpr *> calledByActivities(Session &S) {
+  llvm::DenseMap<const FunctionDecl *, const CallExpr *> Called;
+  std::vector<std::pair<const FunctionDecl *, const CallExpr *>> Work;
+  for (const auto &CP : S.M.Constructs)
+    for (const auto &A : CP->Acts) {
+      CallFinder F(S);
+      F.TraverseStmt(const_cast<CompoundStmt *>(A->Body));
+      Work.insert(Work.end(), F.Calls.begin(), F.Calls.end());
+    }
+  while (!Work.empty()) {
+    auto [FD, Via] = Work.back();
+    Work.pop_back();
+    if (!Called.insert({FD->getCanonicalDecl(), Via}).second)
+      continue;
+    CallFinder F(S);
+    F.TraverseStmt(FD->getBody());
+    for (const auto &C : F.Calls)
+      Work.push_back({C.first, Via});
+  }
+  return Called;
+}
+
 void checkBusyWaits(Session &S) {
+  // A spin in a function that activities call (`void wait_turn(int me) {
+  // while (turn != me) ; }`, the way a course often writes it: tester H,
+  // s45) waits as one written in the activity does.
+  llvm::DenseMap<const FunctionDecl *, const CallExpr *> Called;
+  if (!S.M.Constructs.empty())
+    Called = calledByActivities(S);
   for (const auto &F : S.M.Functions)
     for (const Stmt *L : F->Loops) {
       auto It = S.M.LoopAct.find(L);
-      if (It == S.M.LoopAct.end() || !It->second)
-        continue;
+      const CallExpr *Via = nullptr;
+      if (It == S.M.LoopAct.end() || !It->second) {
+        auto C = Called.find(F->FD->getCanonicalDecl());
+        if (C == Called.end())
+          continue;
+        Via = C->second;
+      }
       SourceLocation At = S.SM.getExpansionLoc(L->getBeginLoc());
       if (!S.inMainFile(At))
         continue;
-      BusyWaitChecker C(S, It->second);
+      BusyWaitChecker C(S, Via ? nullptr : It->second);
       const Expr *E = C.waitsOn(L);
       if (!E)
         continue;
@@ -1988,6 +2052,10 @@ void checkBusyWaits(Session &S) {
                  "or with 'sync' in a parfor: a blocked activity lets its processor run the "
                  "others")
           << Name;
+      if (Via)
+        S.note(S.SM.getExpansionLoc(Via->getBeginLoc()),
+               "'%0' runs in an activity through this call")
+            << F->FD->getName();
     }
 }
 
