@@ -2903,14 +2903,25 @@ static void deadlock_note(FILE *f, parc_ctx *c, parc_drt **seen, int *nseen) {
       fprintf(f, "parc: note: %s%s waits on %s%s\n", what, in, name,
               never ? " (never given to parc_sem_init: it started at 0)" : "");
   }
-  /* Parents waiting at epar, from this activity's construct upwards. */
+  /* The constructs from this activity's upwards, for construct_notes. */
   for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL) {
     int dup = 0;
     for (int i = 0; i < *nseen && !dup; i++)
       dup = seen[i] == x;
-    if (dup || *nseen == DEADLOCK_SEEN)
-      continue;
-    seen[(*nseen)++] = x;
+    if (!dup && *nseen < DEADLOCK_SEEN)
+      seen[(*nseen)++] = x;
+  }
+}
+
+/* After the notes on blocked activities (the report's order: parc_P, then
+ * sync), one per construct they lead to, in the order first met: its
+ * activities waiting in frames at a stackless sync, and its parent waiting
+ * at epar.  Told after each activity's note, a "main waits at the epar"
+ * came between the parc_P notes (tester H, s45). */
+static void construct_notes(FILE *f, parc_drt **seen, int nseen) {
+  char what[2200];
+  for (int k = 0; k < nseen; k++) {
+    parc_drt *x = seen[k];
     lock_if(&x->lock);
     parc_ctx *w = x->waiter;
     uint64_t left = __atomic_load_n(&x->unfinished, __ATOMIC_RELAXED);
@@ -2982,6 +2993,7 @@ void parc_deadlock(void) {
       }
     }
   }
+  construct_notes(f, seen, nseen);
   if (more)
     fprintf(f, "parc: note: and %d more blocked %s\n", more,
             more == 1 ? "activity" : "activities");
