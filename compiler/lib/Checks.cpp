@@ -1889,7 +1889,7 @@ private:
       return false;
     if (V->hasGlobalStorage())
       return true;
-    if (!Act) // a function that activities call: its locals are its own
+    if (!Act || InCallee) // a function that activities call: its locals are its own
       return false;
     const Activity *DA = S.M.declActivity(V);
     return !(DA && within(DA, Act));
@@ -1920,7 +1920,9 @@ private:
       return false;
     if (const auto *UO = dyn_cast<UnaryOperator>(St); UO && UO->isIncrementDecrementOp())
       return false;
-    if (isa<CallExpr>(St) || isa<StmtExpr>(St) || isa<BlockExpr>(St))
+    if (const auto *CE = dyn_cast<CallExpr>(St))
+      return pureCall(CE);
+    if (isa<StmtExpr>(St) || isa<BlockExpr>(St))
       return false;
     if (isa<UnaryExprOrTypeTraitExpr>(St))
       return true; // sizeof reads nothing
@@ -1960,6 +1962,28 @@ private:
     return true;
   }
 
+  /// A call of a function of the file that only returns what a test
+  /// without side effects computes (`static int ready(void) { return
+  /// flag; }`, in `while (!ready()) ;`), with arguments that have none
+  /// either; not one that calls another.
+  bool pureCall(const CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+    const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+    if (InCallee || !Body || Body->size() != 1 || !S.inMainFile(Def->getLocation()))
+      return false;
+    const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+    if (!Ret || !Ret->getRetValue())
+      return false;
+    for (const Expr *A : CE->arguments())
+      if (!pure(A))
+        return false;
+    InCallee = true;
+    bool R = pure(Ret->getRetValue());
+    InCallee = false;
+    return R;
+  }
+
   /// The object E read through Base: watched if Base is a pointer
   /// (Through) or shared itself, under E's name.
   bool object(const Expr *E, const Expr *Base, bool Through) {
@@ -1977,6 +2001,7 @@ private:
   const Activity *Act;
   const Expr *Watch = nullptr;
   bool Signal = false;
+  bool InCallee = false; // in pureCall's function
 };
 
 /// Finds the direct calls of functions defined in the file.
