@@ -2025,12 +2025,15 @@ public:
 static llvm::DenseMap<const FunctionDecl *, const CallExpr *> calledByActivities(Session &S) {
   llvm::DenseMap<const FunctionDecl *, const CallExpr *> Called;
   std::vector<std::pair<const FunctionDecl *, const CallExpr *>> Work;
-  for (const auto &CP : S.M.Constructs)
+  for (const auto &CP : S.M.Constructs) {
+    if (CP->Parent)
+      continue; // inside an outer activity's body, which is searched
     for (const auto &A : CP->Acts) {
       CallFinder F(S);
       F.TraverseStmt(const_cast<CompoundStmt *>(A->Body));
       Work.insert(Work.end(), F.Calls.begin(), F.Calls.end());
     }
+  }
   while (!Work.empty()) {
     auto [FD, Via] = Work.back();
     Work.pop_back();

@@ -289,6 +289,13 @@ unsigned scopeEnd(const Session &S, const DeclStmt *DS) {
   return enclosingEnd(S, DynTypedNode::create(*DS), /*ForInit=*/true, 0);
 }
 
+/// Is DS a for statement's declaration (where only declarations and
+/// expressions, not statements, can take its place)?
+bool isForInit(const Session &S, const DeclStmt *DS) {
+  return llvm::any_of(S.Ctx.getParents(*DS),
+                      [](const DynTypedNode &P) { return P.get<ForStmt>() != nullptr; });
+}
+
 } // namespace
 
 /// Plans and edits the stackless form of activity A (whose syncs are
@@ -405,9 +412,8 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
   // whose declarator is its name alone and whose initializer is no braced
   // list.
   auto Splittable = [&](const DeclStmt *DS, const llvm::SmallPtrSetImpl<const VarDecl *> &Live) {
-    for (const DynTypedNode &P : S.Ctx.getParents(*DS))
-      if (P.get<ForStmt>())
-        return false;
+    if (isForInit(S, DS))
+      return false;
     for (const VarDecl *V : Live) {
       if (S.Ctx.getAsArrayType(V->getType()) || V->getLocation().isMacroID())
         return false;
@@ -588,18 +594,14 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
     // literal that memcpy read from, whose life is the enclosing block,
     // for one that the resumed activities' case labels might use after
     // it ended (tester H, s45).
-    bool Statements = S.TP.Text[E - 1] == ';' &&
-                      llvm::none_of(S.Ctx.getParents(*DS), [](const DynTypedNode &P) {
-                        return P.get<ForStmt>() != nullptr;
-                      });
+    bool Statements = S.TP.Text[E - 1] == ';' && !isForInit(S, DS);
     for (const Decl *D : DS->decls()) {
       const auto *V = cast<VarDecl>(D);
       const Expr *Init = V->getInit();
       if (!Init)
         continue;
       unsigned B = S.offset(Init->getBeginLoc());
-      unsigned E = Init->getEndLoc().isMacroID() ? S.expansionEnd(Init->getEndLoc())
-                                                 : S.endOffset(Init->getEndLoc());
+      unsigned E = S.expansionEnd(Init->getEndLoc());
       std::string Text = S.Edits.render(B, E), Field = "parc_fr_->" + O.FrameFields[V];
       QualType T = V->getType();
       T.removeLocalConst();
@@ -646,8 +648,7 @@ static bool lowerStackless(Outliner &O, const Activity &A, const std::vector<con
                       "parc_dead_" + V->getName().str() + "_ __attribute__((__unused__))");
       if (const Expr *Init = V->getInit()) {
         unsigned B = S.offset(Init->getBeginLoc());
-        unsigned E = Init->getEndLoc().isMacroID() ? S.expansionEnd(Init->getEndLoc())
-                                                   : S.endOffset(Init->getEndLoc());
+        unsigned E = S.expansionEnd(Init->getEndLoc());
         S.Edits.collapse(B, E, "(parc_fr_->" + O.FrameFields[V] + " = " +
                                    S.Edits.render(B, E) + ")");
       }
