@@ -51,7 +51,8 @@
 // parc_next_block (parc_abi.h, "Blocks of activities", argues why no
 // program can tell).  The body is written twice, so only when two copies
 // mean one (Activity::Twice: no label, no static or _Thread_local
-// declaration, no variably modified type, at most 300 tokens); a brief
+// declaration, no variably modified type, no preprocessor directive, at
+// most 300 tokens); a brief
 // lparfor body that may not be written twice runs its blocks in one loop
 // (parc_stop_ = min(parc_hi_, parc_j_ + PARC_BLOCK)), a parfor one activity
 // per parc_next.  Any other body polls on each iteration:

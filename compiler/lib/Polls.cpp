@@ -1264,8 +1264,12 @@ static bool twiceSafe(Session &S, Activity &A) {
   A.Ends = T.Ends;
   if (!T.Ok || A.Body->getLBracLoc().isMacroID() || A.Body->getRBracLoc().isMacroID())
     return false;
-  return S.lexRange(S.offset(A.Body->getLBracLoc()), S.endOffset(A.Body->getRBracLoc()))
-             .size() <= TwiceTokens;
+  unsigned B = S.offset(A.Body->getLBracLoc()), E = S.endOffset(A.Body->getRBracLoc());
+  // A directive may not be read twice: an include guard (`#ifndef G`,
+  // `#define G`, in the body or in a header it includes) kept the second
+  // copy's statements out, and a parfor of 1,000 activities set 0 of its
+  // elements (tester I, s46).
+  return !S.hasDirective(B, E) && S.lexRange(B, E).size() <= TwiceTokens;
 }
 
 /// `goto L;` with L written before it: `{ parc_poll(); goto L; }`.

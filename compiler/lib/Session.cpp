@@ -129,6 +129,14 @@ std::vector<Session::RawToken> Session::lexRange(unsigned B, unsigned E) const {
   return Out;
 }
 
+bool Session::hasDirective(unsigned B, unsigned E) const {
+  StringRef Text = TP.Text;
+  for (const RawToken &T : lexRange(B, E))
+    if (T.Kind == tok::hash && Text.slice(LineStarts[lineOf(T.Off) - 1], T.Off).trim().empty())
+      return true;
+  return false;
+}
+
 bool Session::inMainFile(SourceLocation L) const {
   return L.isValid() && SM.isWrittenInMainFile(SM.getFileLoc(L));
 }

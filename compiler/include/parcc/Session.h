@@ -181,6 +181,10 @@ struct Session {
   };
   /// The raw tokens that start in B1[B, E).
   std::vector<RawToken> lexRange(unsigned B, unsigned E) const;
+  /// Does B1[B, E) hold a preprocessor directive (a `#` first on its
+  /// line)?  Text written twice may not: `#ifndef G` / `#define G` in it
+  /// (an include guard) keeps the second copy out.
+  bool hasDirective(unsigned B, unsigned E) const;
   /// Line of a B1 offset (lines are the user's: the token pass keeps them).
   unsigned lineOf(unsigned B1Offset) const;
   /// Spaces as wide as the text before B1 offset Off on its line: what
