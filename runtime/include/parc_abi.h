@@ -182,7 +182,12 @@ typedef void (*parc_body_fn)(parc_act *self, void *env);
  * a loop without a condition getting `for (init; (parc_poll(), 1); inc)`.
  * Brief code (bounded straight-line code: no call but to brief or const
  * functions, no volatile or atomic access) and counted for loops with a
- * brief body get none.  Construct exit (epar) and the blocking operations
+ * brief body get none.  A loop that is not counted but is brief, and that
+ * touches memory at a fixed address, runs in blocks of PARC_BLOCK rounds
+ * with a poll between them:
+ *     { unsigned parc_left_K = PARC_BLOCK; if (C) for (;; parc_poll(),
+ *       parc_left_K = PARC_BLOCK) { do { BODY } while ((C) &&
+ *       --parc_left_K); if (parc_left_K) break; } }  Construct exit (epar) and the blocking operations
  * poll inside the runtime, and parc_next polls before each activity.        */
 extern unsigned parc_kill_pending_;
 void parc_poll_slow(void);
