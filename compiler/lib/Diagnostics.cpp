@@ -152,6 +152,29 @@ TextDiagnostic &DiagPrinter::origTD() {
   return *OrigTD;
 }
 
+void DiagPrinter::emitOrig(SourceLocation Loc, DiagnosticsEngine::Level Level, StringRef Msg,
+                           ArrayRef<CharSourceRange> Ranges, ArrayRef<FixItHint> FixIts) {
+  if (!Shown) {
+    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
+    return;
+  }
+  auto To = [&](SourceLocation L) {
+    return L.isValid() ? Shown->loc(Orig->sm().getFileOffset(L)) : L;
+  };
+  auto ToRange = [&](const CharSourceRange &R) {
+    return CharSourceRange(SourceRange(To(R.getBegin()), To(R.getEnd())), R.isTokenRange());
+  };
+  SmallVector<CharSourceRange, 4> R;
+  for (const CharSourceRange &X : Ranges)
+    R.push_back(ToRange(X));
+  SmallVector<FixItHint, 2> F;
+  for (FixItHint H : FixIts) {
+    H.RemoveRange = ToRange(H.RemoveRange);
+    F.push_back(H);
+  }
+  origTD().emitDiagnostic(FullSourceLoc(To(Loc), Shown->sm()), Level, Msg, R, F);
+}
+
 TextDiagnostic &DiagPrinter::otherTD() {
   if (!OtherTD)
     OtherTD = std::make_unique<TextDiagnostic>(OS, LO, Opts.get());
@@ -635,7 +658,7 @@ void DiagPrinter::macroBacktrace(const Diagnostic &Info) {
                                         : CharSourceRange::getCharRange(B, E));
     }
     if (InMain)
-      origTD().emitDiagnostic(FullSourceLoc(Mapped, Orig->sm()), DiagnosticsEngine::Note, Msg,
+      emitOrig(Mapped, DiagnosticsEngine::Note, Msg,
                               Ranges, {});
     else
       otherTD().emitDiagnostic(FullSourceLoc(Sp, SM), DiagnosticsEngine::Note, Msg, Ranges, {});
@@ -806,7 +829,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   const SourceManager &SM = Info.getSourceManager();
   if (Orig && &SM == &Orig->sm()) {
     // The token pass reports against the original text directly.
-    origTD().emitDiagnostic(FullSourceLoc(Info.getLocation(), SM), Level, Msg,
+    emitOrig(Info.getLocation(), Level, Msg,
                             Info.getRanges(), Info.getFixItHints());
     OS.flush();
     return;
@@ -863,20 +886,20 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (!Misspelt.empty())
     FixIts.push_back(FixItHint::CreateReplacement(
         CharSourceRange::getCharRange(Loc, Loc.getLocWithOffset(TypoText.size())), Misspelt));
-  origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), Level, Msg, Ranges, FixIts);
+  emitOrig(Loc, Level, Msg, Ranges, FixIts);
   if (Level != DiagnosticsEngine::Note && Info.getLocation().isMacroID())
     macroBacktrace(Info);
   if (Stray)
-    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note, StrayWhy,
+    emitOrig(Loc, DiagnosticsEngine::Note, StrayWhy,
                             {}, {});
   if (Faa != FaaMisuse::None)
-    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note,
+    emitOrig(Loc, DiagnosticsEngine::Note,
                             Faa == FaaMisuse::Atomic  ? FaaAtomicNote
                             : Faa == FaaMisuse::Const ? FaaConstNote
                                                       : FaaNote,
                             {}, {});
   if (StepMissing)
-    origTD().emitDiagnostic(FullSourceLoc(Loc, Orig->sm()), DiagnosticsEngine::Note,
+    emitOrig(Loc, DiagnosticsEngine::Note,
                             "the header is 'TYPE VAR; FROM; TO; STEP;' and the body follows "
                             "it: is STEP missing? (write ';' as the body for none)",
                             {}, {});
@@ -885,7 +908,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     DropNotes = true;
     std::string Note =
         (Twine("the header of '") + Bound.Kw + "' is 'TYPE VAR; FROM; TO; STEP;'").str();
-    origTD().emitDiagnostic(FullSourceLoc(Orig->loc(Map->toOrig(Bound.KwAt)), Orig->sm()),
+    emitOrig(Orig->loc(Map->toOrig(Bound.KwAt)),
                             DiagnosticsEngine::Note, Note, {}, {});
   }
   OS.flush();

@@ -906,7 +906,8 @@ static bool onBigStack(std::function<bool()> Fn) {
 static bool translateOnThisStack(const std::string &Path, const FrontendOptions &Opts,
                                  bool SyntaxOnly, std::string &OutC,
                                  const std::string *Blanked = nullptr,
-                                 DiagPrinter *Shared = nullptr, unsigned Depth = 0);
+                                 DiagPrinter *Shared = nullptr, unsigned Depth = 0,
+                                 const std::string *UserText = nullptr);
 
 // Clang's parser reads MS-style inline assembly (__asm { ... }, with
 // -fms-extensions) through the target's assembly parser, as clang's cc1
@@ -956,11 +957,14 @@ static std::string blankBody(StringRef Text, unsigned B, unsigned E) {
 /// construct in error, or that function's body, blanked, so that the rest
 /// of the file's errors come in the same run, with the same printer; its
 /// warnings are left out (some would be about what is blanked: unused
-/// variables and parameters, no return).
+/// variables and parameters, no return).  UserText: the file as the user
+/// wrote it, which such a run's diagnostics quote (Blanked has its
+/// offsets); a blanked line quoted as `;      x` is not what the user
+/// wrote (tester I, s46).
 static bool translateOnThisStack(const std::string &InputPath, const FrontendOptions &Opts,
                                  bool SyntaxOnly, std::string &OutC,
                                  const std::string *Blanked, DiagPrinter *Shared,
-                                 unsigned Depth) {
+                                 unsigned Depth, const std::string *UserText) {
   std::string Text;
   if (Blanked)
     Text = *Blanked;
@@ -992,6 +996,10 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
   Printer.BeginSourceFile(Inv->getLangOpts(), nullptr);
   OriginalSource Orig(Path, Text, PrintOpts.get(), &Printer);
   Printer.setOriginal(&Orig);
+  std::optional<OriginalSource> Shown;
+  if (UserText && UserText->size() == Text.size())
+    Shown.emplace(Path, *UserText, PrintOpts.get(), &Printer);
+  Printer.setShown(Shown ? &*Shown : nullptr);
 
   std::vector<SkippedRange> Skipped;
   // The preprocessor runs first where it tells what the token pass must
@@ -1009,8 +1017,11 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
     SkipAction Act(Skipped, LineNotes);
     PPCI.ExecuteAction(Act);
     for (const LineNote &N : LineNotes)
-      if (N.Offset < Text.size())
+      if (N.Offset < Text.size()) {
         Orig.addLineNote(N.Offset, N.LineNo, N.Filename, N.Kind);
+        if (Shown)
+          Shown->addLineNote(N.Offset, N.LineNo, N.Filename, N.Kind);
+      }
     std::sort(Skipped.begin(), Skipped.end(),
               [](const SkippedRange &A, const SkippedRange &B) { return A.Begin < B.Begin; });
   }
@@ -1023,7 +1034,7 @@ static bool translateOnThisStack(const std::string &InputPath, const FrontendOpt
       if (TP.RecoverStatement) // `if (c) parfor ... epar else` stays C
         Next[TP.RecoverBegin] = ';';
       translateOnThisStack(InputPath, Opts, /*SyntaxOnly=*/true, Unused, &Next, &Printer,
-                           Depth + 1);
+                           Depth + 1, UserText ? UserText : &Text);
       return false;
     }
     // As Clang ends a failed compilation.

@@ -126,6 +126,10 @@ public:
     EarlierErrors.insert(ErrorKeys.begin(), ErrorKeys.end());
   }
   void setOriginal(OriginalSource *O) { Orig = O; }
+  /// The text as the user wrote it, where the run's text (Orig) differs
+  /// at the same offsets (a recovery run's, with a construct blanked):
+  /// diagnostics quote its lines, not the blanked ones.
+  void setShown(OriginalSource *S) { Shown = S; }
   void setMap(const PosMap *M) { Map = M; }
   /// B1 range of the marker declarations: notes pointing there are dropped.
   void setPrelude(unsigned Begin, unsigned End) {
@@ -158,6 +162,11 @@ public:
 
 private:
   clang::TextDiagnostic &origTD();
+  /// origTD's diagnostic at Loc, a location of Orig's, quoting Shown's
+  /// text where there is one.
+  void emitOrig(clang::SourceLocation Loc, clang::DiagnosticsEngine::Level Level,
+                llvm::StringRef Msg, llvm::ArrayRef<clang::CharSourceRange> Ranges,
+                llvm::ArrayRef<clang::FixItHint> FixIts);
   clang::TextDiagnostic &otherTD();
   bool isPreturnMismatch(const clang::Diagnostic &Info) const;
   bool isSemArgMismatch(const clang::Diagnostic &Info) const;
@@ -178,7 +187,7 @@ private:
   /// Per line, the furthest column of Clang's diagnostics so far.
   std::map<uint64_t, unsigned> ClangColumns;
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Opts;
-  OriginalSource *Orig = nullptr;
+  OriginalSource *Orig = nullptr, *Shown = nullptr;
   const PosMap *Map = nullptr;
   unsigned PreludeBegin = 0, PreludeEnd = 0;
   /// A call of faa with the wrong number of arguments was reported.
