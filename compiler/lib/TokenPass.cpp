@@ -1233,6 +1233,34 @@ bool TokenPass::step(size_t &I) {
     return true;
   };
 
+  // A statement at file scope, where a lost or extra '}' leaves the rest of
+  // a function: `pbreak;` was a declaration to Clang ("conflicting types
+  // for 'pbreak'"), and `faa(&x, 1);` drew messages about parc.h's
+  // __atomic_fetch_add and __ATOMIC_SEQ_CST (tester I, s46).
+  auto Next = [&](size_t K) { return I + K < Toks.size() ? Toks[I + K].Kind : tok::eof; };
+  if (Brackets.empty() && (I == 0 || stmtBoundaryBefore(I))) {
+    bool Stmt = ((T.Word == KW::Pbreak || T.Word == KW::Sync) && Next(1) == tok::semi) ||
+                T.Word == KW::Preturn;
+    bool Faa = T.Kind == tok::raw_identifier && T.Ident == "faa" && Next(1) == tok::l_paren &&
+               Next(2) == tok::amp;
+    if (Stmt || Faa) {
+      if (Stmt)
+        error(T.Off, "'%0' is only allowed inside a function body", {T.Ident});
+      else
+        error(T.Off, "'faa' is a call: it is only allowed inside a function body");
+      // The '}' before it that ended a function's body (not a struct's or
+      // an initializer's, which a ';' follows).
+      for (size_t J = I; J-- > 0;)
+        if (Toks[J].Kind == tok::r_brace) {
+          if (Toks[J + 1].Kind != tok::semi)
+            note(Toks[J].Off, "the function's body ends at this '}': is a '{' missing "
+                              "above, or a '}' too many?");
+          break;
+        }
+      return false;
+    }
+  }
+
   switch (T.Word) {
   case KW::Parblock:
     return Open(CK::Parblock, "{ parc_mark_parblock();");
