@@ -1193,6 +1193,31 @@ bool TokenPass::step(size_t &I) {
     if (Brackets.empty())
       return true; // unbalanced: Clang reports it
     Bracket B = Brackets.back();
+    // `parblock { f(r}; } epar`: Clang read the '}' as the end of the
+    // section's `do { ... }` that B1 wraps it in, and went on about a
+    // `do`, a `while` and a label the user never wrote (tester I, s46).
+    // Inside a construct the mismatch is reported here, as Clang words
+    // it, and the construct is set aside.
+    if (!Frames.empty() && B.Open != tok::l_brace && T.Kind != (B.Open == tok::l_paren
+                                                                   ? tok::r_paren
+                                                                   : tok::r_square)) {
+      const char *Want = B.Open == tok::l_paren ? ")" : "]";
+      error(T.Off, "expected '%0'", {Want});
+      note(Toks[B.Tok].Off, "to match this '%0'", {B.Open == tok::l_paren ? "(" : "["});
+      // Set aside: the construct up to its epar, found by the constructs
+      // alone (its brackets do not balance).
+      for (size_t J = I + 1, Nested = 0; J < Toks.size(); ++J) {
+        KW W = Toks[J].Word;
+        if (W == KW::Parblock || W == KW::Parfor || W == KW::Lparfor)
+          ++Nested;
+        else if (W == KW::Epar && Nested-- == 0) {
+          AsideBegin = Toks[Frames.back().KwTok].Off;
+          AsideEnd = Toks[J].Off + Toks[J].Len;
+          break;
+        }
+      }
+      return false;
+    }
     Brackets.pop_back();
     QCount.pop_back();
     if (T.Kind == tok::r_paren && B.Head)
