@@ -607,7 +607,9 @@ private:
   }
   bool compoundLiteralType(const Frame &F, size_t Close);
   bool checkColonColon();
-  bool closesAround(size_t From, size_t Depth) const;
+  /// ToEnd: and the rest of the file balances (no closer without its
+  /// opener after them).
+  bool closesAround(size_t From, size_t Depth, bool ToEnd = false) const;
   bool constructExtent(size_t Kw, unsigned &Begin, unsigned &End) const;
   size_t ownEpar(size_t From, size_t Depth) const;
   /// What to set aside after the error, where the error says better than
@@ -1158,7 +1160,18 @@ bool TokenPass::step(size_t &I) {
       // follows closes the brackets open around the construct (a section's
       // `}` left out, a student's mistake): the rest is checked.  Not when
       // a closer there was meant for the bracket (`( epar )`).
-      if (closesAround(I + 1, F.Depth)) {
+      if (I + 1 < Toks.size() && Brackets.size() == F.Depth + 1 &&
+          isCloser(Toks[I + 1].Kind) &&
+          closerFor(B.Open)[0] == *tok::getPunctuatorSpelling(Toks[I + 1].Kind) &&
+          closesAround(I + 2, F.Depth, /*ToEnd=*/true)) {
+        // `{ a[i] = i; epar }`: the closer written after the epar, and the
+        // rest of the file balances with it taken as the construct's.  The
+        // epar alone set aside left that '}' to close the function, and
+        // the next line's call was "conflicting types for 'printf'"
+        // (tester I, s46).
+        AsideBegin = Toks[F.KwTok].Off;
+        AsideEnd = Toks[I + 1].Off + Toks[I + 1].Len;
+      } else if (closesAround(I + 1, F.Depth)) {
         AsideBegin = Toks[F.KwTok].Off;
         AsideEnd = T.Off + T.Len;
       }
@@ -1470,12 +1483,12 @@ void TokenPass::flattenStraddlingConditionals() {
 /// own still open is taken to end there, as this one does: the same
 /// mistake twice in a function (a section's `}` left out in two
 /// constructs) sets aside each construct, not the function.
-bool TokenPass::closesAround(size_t From, size_t Depth) const {
+bool TokenPass::closesAround(size_t From, size_t Depth, bool ToEnd) const {
   std::vector<tok::TokenKind> Open;
   for (size_t K = 0; K < Depth; ++K)
     Open.push_back(Brackets[K].Open);
   std::vector<size_t> Constructs; // Open.size() at each later construct's keyword
-  for (size_t I = From; I < Toks.size() && !Open.empty(); ++I) {
+  for (size_t I = From; I < Toks.size() && (ToEnd || !Open.empty()); ++I) {
     tok::TokenKind K = Toks[I].Kind;
     KW W = Toks[I].Word;
     if (W == KW::Parblock || W == KW::Parfor || W == KW::Lparfor) {
@@ -1485,11 +1498,16 @@ bool TokenPass::closesAround(size_t From, size_t Depth) const {
       Constructs.pop_back();
       if (Open.size() < At)
         return false;
+      // ToEnd: a later construct's closer written after its epar, as the
+      // caller takes this one's.
+      if (ToEnd && Open.size() == At + 1 && I + 1 < Toks.size() && isCloser(Toks[I + 1].Kind) &&
+          closerFor(Open.back())[0] == *tok::getPunctuatorSpelling(Toks[I + 1].Kind))
+        ++I;
       Open.resize(At);
     } else if (isOpener(K)) {
       Open.push_back(K);
     } else if (isCloser(K)) {
-      if (closerFor(Open.back())[0] != *tok::getPunctuatorSpelling(K))
+      if (Open.empty() || closerFor(Open.back())[0] != *tok::getPunctuatorSpelling(K))
         return false;
       Open.pop_back();
     }
