@@ -769,6 +769,13 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
         return headerError(F, Toks[E - 3].Off, "write the index '%0' of '%1' without parentheses",
                            {Toks[E - 2].Ident, name(F)});
       }
+      // `parfor int i __attribute__((unused)); ...`: the name is there,
+      // with an attribute after it (tester I, s46).
+      for (size_t K = B + 1; K < E; ++K)
+        if ((Toks[K].Ident == "__attribute__" || Toks[K].Ident == "__attribute") &&
+            Toks[K - 1].Kind == tok::raw_identifier && !isKeyword(Toks[K - 1].Ident))
+          return headerError(F, Toks[K].Off, "the index '%0' of '%1' cannot have attributes",
+                             {Toks[K - 1].Ident, name(F)});
       // `parfor int i: 0; 9; 1;`: a ':' (a range-for's) where the ';' goes.
       for (size_t K = B + 2; K < E; ++K)
         if (Toks[K].Kind == tok::colon && Toks[K - 1].Kind == tok::raw_identifier &&
@@ -1347,6 +1354,11 @@ bool TokenPass::step(size_t &I) {
     return true;
   case KW::Preturn:
     replace(T, "return ", /*Linear=*/true, /*Preturn=*/true, /*Structural=*/false);
+    // `preturn }`: Clang's "expected expression" said nothing of the ';'
+    // a void function's preturn needs (tester I, s46).
+    if (I + 1 >= Toks.size() || Toks[I + 1].Kind == tok::r_brace || Toks[I + 1].Word == KW::Epar)
+      return error(I + 1 < Toks.size() ? Toks[I + 1].Off : eofOffset(),
+                   "expected an expression or ';' after 'preturn'");
     return true;
   case KW::Sync:
     // Also first in a macro's argument, `ID(sync;)`: no C reads `(sync;`
