@@ -638,13 +638,30 @@ static bool endsProcess(StringRef Name) {
 /// loop makes the back end load and store again on each round.
 class FixedAccess : public RecursiveASTVisitor<FixedAccess> {
 public:
-  FixedAccess(Planner &P, const Stmt *L, const FunctionModel &F) : P(P), L(L), F(F) {}
+  FixedAccess(Planner &P, const Stmt *L, const FunctionModel &F, const Model &M)
+      : P(P), L(L), F(F), M(M) {}
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const auto *V = dyn_cast<VarDecl>(E->getDecl());
-    if (V && !V->hasLocalStorage() && !V->getType().isConstQualified() &&
-        V->getType()->isScalarType())
+    if (!V || V->getType().isConstQualified() || !V->getType()->isScalarType())
+      return true;
+    if (!V->hasLocalStorage())
+      Found = true;
+    // A local that an activity shares with the function around it, which
+    // the loop writes: reached through the activity's pointer to it.
+    else if (outside(V) && writes(L, V))
       Found = true;
     return !Found;
+  }
+  /// V declared outside the activity that runs the loop.
+  bool outside(const VarDecl *V) const {
+    auto It = M.LoopAct.find(L);
+    const Activity *Act = It == M.LoopAct.end() ? nullptr : It->second;
+    if (!Act)
+      return false;
+    for (const Activity *A = M.declActivity(V); A; A = A->Owner->Parent)
+      if (A == Act)
+        return false;
+    return true;
   }
   bool VisitExpr(Expr *E) {
     const Expr *Base = nullptr, *Index = nullptr;
@@ -679,11 +696,12 @@ public:
   Planner &P;
   const Stmt *L;
   const FunctionModel &F;
+  const Model &M;
   bool Found = false;
 };
 
 bool Planner::fixedAccess(const Stmt *L, const FunctionModel &F) {
-  FixedAccess A(*this, L, F);
+  FixedAccess A(*this, L, F, S.M);
   A.TraverseStmt(const_cast<Stmt *>(L));
   return A.Found;
 }
@@ -1201,6 +1219,33 @@ public:
   bool VisitVarDecl(VarDecl *V) { return !(Found = !V->hasLocalStorage()); }
 };
 
+/// A `case` or `default` label in St of a switch around it (Duff's device):
+/// a jump into a loop run in blocks skipped its counter's initialisation,
+/// and a kill waited seconds for a counter that started at garbage (tester
+/// J, s46).
+class StrayCase : public RecursiveASTVisitor<StrayCase> {
+public:
+  bool Found = false;
+  bool TraverseSwitchStmt(SwitchStmt *) { return true; } // its labels are its own
+  bool VisitSwitchCase(SwitchCase *) { return !(Found = true); }
+};
+
+/// Does E expand __COUNTER__ (through any macro)?  Written twice, it
+/// counts twice.
+class CounterUse : public RecursiveASTVisitor<CounterUse> {
+public:
+  explicit CounterUse(Session &S) : S(S) {}
+  bool VisitIntegerLiteral(IntegerLiteral *I) {
+    SourceLocation L = I->getLocation();
+    if (L.isMacroID() &&
+        Lexer::getImmediateMacroName(L, S.SM, S.Ctx.getLangOpts()) == "__COUNTER__")
+      Found = true;
+    return !Found;
+  }
+  Session &S;
+  bool Found = false;
+};
+
 /// The parts of a loop that blockUncounted rewrites, at B1 offsets: the
 /// keyword, the body's end (after an expression statement's `;`), and the
 /// condition and increment (null where the loop has none).
@@ -1244,13 +1289,23 @@ static bool uncountedBlockable(Session &S, Planner &P, const Stmt *L, const Func
       return true;
     StaticDecl SD;
     SD.TraverseStmt(const_cast<Expr *>(E));
-    return !SD.Found && Written(E->getBeginLoc(), E->getEndLoc()) &&
+    CounterUse CU(S);
+    CU.TraverseStmt(const_cast<Expr *>(E));
+    return !SD.Found && !CU.Found && Written(E->getBeginLoc(), E->getEndLoc()) &&
            !S.hasDirective(S.offset(E->getBeginLoc()), S.expansionEnd(E->getEndLoc()));
   };
   const auto *FnBody = dyn_cast_or_null<CompoundStmt>(F.FD->getBody());
   if (!FnBody || FnBody->getLBracLoc().isMacroID() || !Written(Kw, Close) ||
       !Written(Body->getBeginLoc(), Body->getEndLoc()) || !Once(U.Cond) || !Once(U.Inc) ||
       !P.brief(U.Cond, F) || !P.brief(U.Inc, F) || !P.brief(Body, F) || !P.fixedAccess(L, F))
+    return false;
+  StrayCase SC;
+  SC.TraverseStmt(const_cast<Stmt *>(Body));
+  if (SC.Found)
+    return false;
+  // The copy of C goes after BODY: a directive there (`#define LIM 5000`)
+  // would change what the copy means.
+  if (S.hasDirective(S.offset(Body->getBeginLoc()), S.endOffset(Body->getEndLoc())))
     return false;
   U.Keyword = S.offset(Kw);
   StringRef Word = isa<WhileStmt>(L) ? "while" : isa<DoStmt>(L) ? "do" : "for";
@@ -1650,28 +1705,28 @@ static void blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, cons
 ///
 ///   while (C) BODY
 ///   =>
-///   { unsigned parc_n_K = PARC_BLOCK;
-///     if (C) for (;; parc_poll(), parc_n_K = PARC_BLOCK) {
-///       do { BODY } while ((C) && --parc_n_K);
-///       if (parc_n_K) break; } }
+///   { unsigned parc_left_K = PARC_BLOCK;
+///     if (C) for (;; parc_poll_block(), parc_left_K = PARC_BLOCK) {
+///       do { BODY } while ((C) && --parc_left_K);
+///       if (parc_left_K) break; } }
 ///
 ///   for (INIT; C; INC) BODY
 ///   =>
-///   { unsigned parc_n_K = PARC_BLOCK;
-///     for (INIT; C; ) { for (;; parc_poll(), parc_n_K = PARC_BLOCK) {
-///       do { BODY } while (((void)(INC), (C)) && --parc_n_K);
-///       if (parc_n_K) break; } break; } }
+///   { unsigned parc_left_K = PARC_BLOCK;
+///     for (INIT; C; ) { for (;; parc_poll_block(), parc_left_K = PARC_BLOCK) {
+///       do { BODY } while (((void)(INC), (C)) && --parc_left_K);
+///       if (parc_left_K) break; } break; } }
 ///
 ///   do BODY while (C);
 ///   =>
-///   { unsigned parc_n_K = PARC_BLOCK;
-///     for (;; parc_poll(), parc_n_K = PARC_BLOCK) {
-///       do BODY while ((C) && --parc_n_K);
-///       if (parc_n_K) break; } }
+///   { unsigned parc_left_K = PARC_BLOCK;
+///     for (;; parc_poll_block(), parc_left_K = PARC_BLOCK) {
+///       do BODY while ((C) && --parc_left_K);
+///       if (parc_left_K) break; } }
 ///
-/// The inner do loop ends with parc_n_K at 0 only when a block is done
+/// The inner do loop ends with parc_left_K at 0 only when a block is done
 /// and C held: the poll, then the next block, which starts with BODY as
-/// the loop would have.  It ends with parc_n_K above 0 when C failed or
+/// the loop would have.  It ends with parc_left_K above 0 when C failed or
 /// BODY broke out (`break`), and so does the loop.  `continue` in BODY
 /// goes to the do loop's condition: INC, then C, as C says.  C and INC are
 /// evaluated as often as before and in the same order; C is written twice
@@ -1682,7 +1737,7 @@ static void blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, cons
 static void blockUncounted(Session &S, const Stmt *L, const Uncounted &U) {
   std::string N = "parc_left_" + std::to_string(U.Keyword);
   std::string Open = "{ unsigned " + N + " = PARC_BLOCK; ";
-  std::string Block = "for (;; parc_poll(), " + N + " = PARC_BLOCK) { ";
+  std::string Block = "for (;; parc_poll_block(), " + N + " = PARC_BLOCK) { ";
   std::string Next = " if (" + N + ") break; }";
   if (const auto *D = dyn_cast<DoStmt>(L)) {
     S.Edits.insert(U.Keyword, Open + Block);

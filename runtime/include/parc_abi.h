@@ -185,7 +185,7 @@ typedef void (*parc_body_fn)(parc_act *self, void *env);
  * brief body get none.  A loop that is not counted but is brief, and that
  * touches memory at a fixed address, runs in blocks of PARC_BLOCK rounds
  * with a poll between them:
- *     { unsigned parc_left_K = PARC_BLOCK; if (C) for (;; parc_poll(),
+ *     { unsigned parc_left_K = PARC_BLOCK; if (C) for (;; parc_poll_block(),
  *       parc_left_K = PARC_BLOCK) { do { BODY } while ((C) &&
  *       --parc_left_K); if (parc_left_K) break; } }  Construct exit (epar) and the blocking operations
  * poll inside the runtime, and parc_next polls before each activity.        */
@@ -271,6 +271,17 @@ void parc_faa_unlock(const volatile void *p);
 static __inline__ void parc_poll(void) {
   if (__builtin_expect(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) != 0, 0))
     parc_poll_slow();
+}
+
+/* The poll between two blocks of a loop that runs in blocks (above, and
+ * Polls.cpp, blockUncounted), and a compiler barrier: what the loop keeps
+ * in registers within a block is stored and read again at least once per
+ * block.  A spin on a plain flag that another activity sets (a race, the
+ * program's own risk) read it once when the poll's fast path let the back
+ * end keep its value, and hung at P = 2 where it had ended (tester J). */
+static __inline__ void parc_poll_block(void) {
+  __asm__ __volatile__("" ::: "memory");
+  parc_poll();
 }
 
 /* Emitted as the loop head of every body function (see the top of this file).
