@@ -630,10 +630,6 @@ static bool endsProcess(StringRef Name) {
       .Default(false);
 }
 
-/// A function defined outside this file but visible to it (a static inline
-/// function of a header): plain C without polls of its own, so only a body
-/// without loops will do (its loops are not in the model, so the brief check
-/// refuses them).
 /// An access in a loop to memory at a fixed address: what a call in the
 /// loop makes the back end load and store again on each round.
 class FixedAccess : public RecursiveASTVisitor<FixedAccess> {
@@ -669,8 +665,8 @@ public:
       Base = A->getBase(), Index = A->getIdx();
     else if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
       Base = U->getSubExpr();
-    else if (const auto *M = dyn_cast<MemberExpr>(E); M && M->isArrow())
-      Base = M->getBase();
+    else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && ME->isArrow())
+      Base = ME->getBase();
     if (Base && E->getType()->isScalarType() && fixed(Base) && (!Index || fixed(Index)))
       Found = true;
     return !Found;
@@ -706,6 +702,10 @@ bool Planner::fixedAccess(const Stmt *L, const FunctionModel &F) {
   return A.Found;
 }
 
+/// A function defined outside this file but visible to it (a static inline
+/// function of a header): plain C without polls of its own, so only a body
+/// without loops will do (its loops are not in the model, so the brief check
+/// refuses them).
 bool Planner::briefElsewhere(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def) || externInline(Def) || Def->isWeak())
