@@ -1810,6 +1810,7 @@ public:
       Cond = D->getCond(), Body = D->getBody();
     else if (const auto *F = dyn_cast<ForStmt>(L); F && !F->getInc())
       Cond = F->getCond(), Body = F->getBody();
+    Counters.clear();
     if (!Body || !idle(Body, Exit))
       return nullptr;
     bool Forever = !Cond;
@@ -1825,7 +1826,25 @@ public:
     const Expr *Test = Forever ? Exit : Cond;
     Watch = nullptr;
     Signal = false;
-    if (!Test || !pure(Test) || (Exit && !pure(Exit)) || Signal)
+    if (!Test || !pure(Test) || (Exit && !pure(Exit)) || Signal || readsCounter(Test) ||
+        readsCounter(Exit))
+      return nullptr;
+    return Watch;
+  }
+
+  /// The lvalue that `L: if (C) goto L;` waits on (a loop written with a
+  /// goto: tester H, s45), or null.
+  const Expr *waitsOn(const GotoStmt *G) {
+    const LabelStmt *LS = G->getLabel()->getStmt();
+    const auto *If = LS ? dyn_cast<IfStmt>(LS->getSubStmt()) : nullptr;
+    if (!If || If->getElse() || If->getInit() || If->getConditionVariable())
+      return nullptr;
+    const Stmt *Then = If->getThen();
+    if (const auto *CS = dyn_cast<CompoundStmt>(Then); CS && CS->size() == 1)
+      Then = CS->body_front();
+    Watch = nullptr;
+    Signal = false;
+    if (Then != G || !pure(If->getCond()) || Signal)
       return nullptr;
     return Watch;
   }
@@ -1864,8 +1883,8 @@ private:
              N == "usleep" || N == "nanosleep" || N == "sleep" || N == "thrd_sleep" ||
              N == "__builtin_ia32_pause" || N == "_mm_pause";
     }
-    if (const auto *E = dyn_cast<Expr>(St)) // `(void)0;`
-      return !E->HasSideEffects(S.Ctx);
+    if (const auto *E = dyn_cast<Expr>(St)) // `(void)0;`, `spins++;`
+      return !E->HasSideEffects(S.Ctx) || counts(E);
     if (const auto *If = dyn_cast<IfStmt>(St)) {
       const Stmt *Then = If->getThen();
       if (const auto *CS = dyn_cast<CompoundStmt>(Then); CS && CS->size() == 1)
@@ -1876,6 +1895,39 @@ private:
       Exit = If->getCond();
       return true;
     }
+    return false;
+  }
+
+  /// `spins++;`, `n += 2;`: a count of the activity's own (tester H, s45:
+  /// a body that counted its spins went unwarned).  The test may not read
+  /// it (`while (!flag && spins < 1000)` ends by itself).
+  bool counts(const Expr *E) {
+    E = E->IgnoreParens();
+    const Expr *Target = nullptr;
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->isIncrementDecrementOp())
+      Target = UO->getSubExpr();
+    else if (const auto *CA = dyn_cast<CompoundAssignOperator>(E);
+             CA && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) &&
+             CA->getRHS()->isIntegerConstantExpr(S.Ctx))
+      Target = CA->getLHS();
+    const auto *R = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParens()) : nullptr;
+    const auto *V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (!V || !V->hasLocalStorage() || V->getType().isVolatileQualified() || shared(V))
+      return false;
+    Counters.insert(V);
+    return true;
+  }
+
+  /// Does E read one of the loop's counters?
+  bool readsCounter(const Expr *E) const {
+    if (!E || Counters.empty())
+      return false;
+    if (const auto *R = dyn_cast<DeclRefExpr>(E))
+      if (Counters.count(dyn_cast<VarDecl>(R->getDecl())))
+        return true;
+    for (const Stmt *C : E->children())
+      if (C && isa<Expr>(C) && readsCounter(cast<Expr>(C)))
+        return true;
     return false;
   }
 
@@ -1920,8 +1972,23 @@ private:
       return false;
     if (const auto *UO = dyn_cast<UnaryOperator>(St); UO && UO->isIncrementDecrementOp())
       return false;
-    if (const auto *CE = dyn_cast<CallExpr>(St))
+    if (const auto *CE = dyn_cast<CallExpr>(St)) {
+      // `__sync_fetch_and_add(&x, 0)`: a read of x, as faa(&x, 0) is.
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (FD && FD->getBuiltinID() && FD->getIdentifier() && CE->getNumArgs() == 2) {
+        StringRef N = FD->getName();
+        std::optional<llvm::APSInt> V = CE->getArg(1)->getIntegerConstantExpr(S.Ctx);
+        if (V && V->isZero() &&
+            (N.starts_with("__sync_fetch_and_add") || N.starts_with("__sync_add_and_fetch") ||
+             N.starts_with("__sync_fetch_and_sub") || N.starts_with("__sync_sub_and_fetch") ||
+             N.starts_with("__sync_fetch_and_or") || N.starts_with("__sync_or_and_fetch"))) {
+          const Expr *P = CE->getArg(0)->IgnoreParenImpCasts();
+          const auto *UO = dyn_cast<UnaryOperator>(P);
+          return pure(UO && UO->getOpcode() == UO_AddrOf ? UO->getSubExpr() : P);
+        }
+      }
       return pureCall(CE);
+    }
     if (isa<StmtExpr>(St) || isa<BlockExpr>(St))
       return false;
     if (isa<UnaryExprOrTypeTraitExpr>(St))
@@ -2002,6 +2069,7 @@ private:
   const Expr *Watch = nullptr;
   bool Signal = false;
   bool InCallee = false; // in pureCall's function
+  llvm::SmallPtrSet<const VarDecl *, 4> Counters; // counted in the body
 };
 
 /// Finds the direct calls of functions defined in the file.
@@ -2047,6 +2115,21 @@ static llvm::DenseMap<const FunctionDecl *, const CallExpr *> calledByActivities
   return Called;
 }
 
+/// The innermost activity whose body holds St, or null.
+static const Activity *activityOf(Session &S, const Stmt *St) {
+  const Activity *In = nullptr;
+  SourceLocation L = St->getBeginLoc();
+  for (const auto &CP : S.M.Constructs)
+    for (const auto &A : CP->Acts) {
+      SourceRange R = A->Body->getSourceRange();
+      if (!S.SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
+          !S.SM.isBeforeInTranslationUnit(R.getEnd(), L) &&
+          (!In || S.SM.isBeforeInTranslationUnit(In->Body->getBeginLoc(), R.getBegin())))
+        In = A.get();
+    }
+  return In;
+}
+
 void checkBusyWaits(Session &S) {
   // A spin in a function that activities call (`void wait_turn(int me) {
   // while (turn != me) ; }`, the way a course often writes it: tester H,
@@ -2054,24 +2137,20 @@ void checkBusyWaits(Session &S) {
   llvm::DenseMap<const FunctionDecl *, const CallExpr *> Called;
   if (!S.M.Constructs.empty())
     Called = calledByActivities(S);
-  for (const auto &F : S.M.Functions)
-    for (const Stmt *L : F->Loops) {
-      auto It = S.M.LoopAct.find(L);
-      const CallExpr *Via = nullptr;
-      if (It == S.M.LoopAct.end() || !It->second) {
-        auto C = Called.find(F->FD->getCanonicalDecl());
-        if (C == Called.end())
-          continue;
-        Via = C->second;
-      }
-      SourceLocation At = S.SM.getExpansionLoc(L->getBeginLoc());
-      if (!S.inMainFile(At))
-        continue;
-      BusyWaitChecker C(S, Via ? nullptr : It->second);
-      const Expr *E = C.waitsOn(L);
-      if (!E)
-        continue;
-      std::string Name = C.name(E);
+  for (const auto &F : S.M.Functions) {
+    // The activity that runs St, or the call through which one runs F.
+    auto Runner = [&](const Activity *Act, const Activity *&Out, const CallExpr *&Via) {
+      Out = Act;
+      Via = nullptr;
+      if (Act)
+        return true;
+      auto C = Called.find(F->FD->getCanonicalDecl());
+      if (C == Called.end())
+        return false;
+      Via = C->second;
+      return true;
+    };
+    auto Report = [&](SourceLocation At, const std::string &Name, const CallExpr *Via) {
       S.warn(At, OwnWarning::BusyWait,
              "loop busy-waits for another activity to change '%0': an activity is never "
              "preempted, so with one processor the one that would change it never runs")
@@ -2084,7 +2163,36 @@ void checkBusyWaits(Session &S) {
         S.note(S.SM.getExpansionLoc(Via->getBeginLoc()),
                "'%0' runs in an activity through this call")
             << F->FD->getName();
+    };
+    for (const Stmt *L : F->Loops) {
+      auto It = S.M.LoopAct.find(L);
+      const Activity *Act;
+      const CallExpr *Via;
+      if (!Runner(It == S.M.LoopAct.end() ? nullptr : It->second, Act, Via))
+        continue;
+      SourceLocation At = S.SM.getExpansionLoc(L->getBeginLoc());
+      if (!S.inMainFile(At))
+        continue;
+      BusyWaitChecker C(S, Act);
+      if (const Expr *E = C.waitsOn(L))
+        Report(At, C.name(E), Via);
     }
+    for (const GotoStmt *G : F->Gotos) {
+      const Activity *Act;
+      const CallExpr *Via;
+      if (!Runner(activityOf(S, G), Act, Via))
+        continue;
+      const LabelStmt *LS = G->getLabel()->getStmt();
+      if (!LS)
+        continue;
+      SourceLocation At = S.SM.getExpansionLoc(LS->getBeginLoc());
+      if (!S.inMainFile(At))
+        continue;
+      BusyWaitChecker C(S, Act);
+      if (const Expr *E = C.waitsOn(G))
+        Report(At, C.name(E), Via);
+    }
+  }
 }
 
 /// The static (or _Thread_local) variable declared in an activity whose
