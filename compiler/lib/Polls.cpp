@@ -1211,12 +1211,16 @@ static bool plainStatementStart(Session &S, unsigned From, unsigned Off) {
   return false;
 }
 
-/// Does St declare a static or extern object (in a statement expression)?
-/// Such text may not be written twice: each copy would be an object.
+/// Does St declare a static or extern object (in a statement expression),
+/// or make a compound literal?  Such text may not be written twice: each
+/// copy would be an object, and a literal of the do loop's copy of the
+/// condition ended with its block, where a pointer to it lived on into the
+/// next (ASan's stack-use-after-scope, tester K, s46).
 class StaticDecl : public RecursiveASTVisitor<StaticDecl> {
 public:
   bool Found = false;
   bool VisitVarDecl(VarDecl *V) { return !(Found = !V->hasLocalStorage()); }
+  bool VisitCompoundLiteralExpr(CompoundLiteralExpr *) { return !(Found = true); }
 };
 
 /// A `case` or `default` label in St of a switch around it (Duff's device):
