@@ -285,6 +285,26 @@ bool isParcSource(StringRef P) {
   return P.ends_with(".pc") || P.ends_with(".c");
 }
 
+/// A source file that reached the linker by its name (`prog.PC`, `prog`):
+/// text, no object or archive, and not named as a linker script or a
+/// source of another language the back end knows.
+bool looksLikeStraySource(StringRef P) {
+  StringRef Name = sys::path::filename(P);
+  StringRef Ext = sys::path::extension(Name);
+  for (StringRef Known : {".ld", ".lds", ".x", ".s", ".S", ".sx", ".i", ".ii", ".cc", ".cp",
+                          ".cxx", ".cpp", ".CPP", ".c++", ".C", ".m", ".mm", ".M", ".h", ".hh",
+                          ".hpp", ".f", ".F", ".f90", ".go", ".d", ".map"})
+    if (Ext == Known)
+      return false;
+  auto Buf = MemoryBuffer::getFile(P, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return false;
+  StringRef Head = (*Buf)->getBuffer().take_front(4096);
+  return !Head.empty() && !Head.contains('\0') && !Head.starts_with("\x7f" "ELF") &&
+         !Head.starts_with("!<arch>") && !Head.starts_with("/* GNU ld script") &&
+         !Head.starts_with("INPUT") && !Head.starts_with("GROUP");
+}
+
 bool isObject(StringRef P) {
   StringRef Name = sys::path::filename(P);
   return Name.ends_with(".o") || Name.ends_with(".a") || Name.ends_with(".so") ||
@@ -1840,6 +1860,16 @@ int Job::run(const char *Argv0) {
     A.push_back("-o");
     A.push_back(O.Output.empty() ? "a.out" : O.Output);
     Ok = R.run(A);
+    // `parcc prog.PC`: the linker read the source as a linker script
+    // ("file format not recognized", "syntax error"), as cc's does, which
+    // says nothing of the name (tester I, s46).
+    if (!Ok)
+      for (const Input &In : O.Inputs)
+        if (!In.Parc && !In.Object && In.Lang.empty() && In.Path != "-" &&
+            looksLikeStraySource(In.Path))
+          errs() << "parcc: note: '" << In.Path
+                 << "' went to the linker: parcc compiles files named '*.pc' or '*.c'; if "
+                    "it is a source, rename it or put '-x pc' before it\n";
     break;
   }
   }
