@@ -49,7 +49,24 @@ public:
   const DeclRefExpr *Found = nullptr;
 };
 
+static llvm::DenseMap<const FunctionDecl *, const CallExpr *> calledByActivities(Session &S);
+
+/// Is the function that holds St called from an activity (directly or
+/// through functions of the file)?
+static bool inCalledFunction(Session &S, const Stmt *St,
+                             const llvm::DenseMap<const FunctionDecl *, const CallExpr *> &Called) {
+  for (const auto &F : S.M.Functions) {
+    const Stmt *Body = F->FD->getBody();
+    if (Body && !S.SM.isBeforeInTranslationUnit(St->getBeginLoc(), Body->getBeginLoc()) &&
+        !S.SM.isBeforeInTranslationUnit(Body->getEndLoc(), St->getBeginLoc()))
+      return Called.count(F->FD->getCanonicalDecl());
+  }
+  return false;
+}
+
 void checkMarks(Session &S) {
+  llvm::DenseMap<const FunctionDecl *, const CallExpr *> Called;
+  bool CalledKnown = false;
   for (const MarkUse &U : S.M.Marks) {
     SourceLocation L = U.Call->getBeginLoc();
     bool Pbreak = U.Kind == MarkKind::Pbreak;
@@ -60,13 +77,22 @@ void checkMarks(Session &S) {
     }
     if (!U.Act) {
       S.error(L, "'%0' outside a parallel construct") << Word;
+      // "not in a function it calls" only where an activity calls this
+      // one: said of main, with no construct anywhere, it puzzled (tester
+      // L, s46).
+      if (!CalledKnown && !S.M.Constructs.empty())
+        Called = calledByActivities(S);
+      CalledKnown = true;
+      bool Callee = inCalledFunction(S, U.Call, Called);
       if (Pbreak)
-        S.note(L, "'pbreak' ends the innermost 'parblock', 'parfor' or 'lparfor' around it "
-                  "and must be written inside that construct, not in a function it calls");
+        S.note(L, "'pbreak' ends the innermost 'parblock', 'parfor' or 'lparfor' around it%0")
+            << (Callee ? " and must be written inside that construct, not in a function it calls"
+                       : ", and there is none around this one");
       else
         S.note(L, "'sync' is a barrier among the activities of the innermost "
-                  "'parblock' or 'parfor' around it and must be written inside that "
-                  "construct, not in a function it calls");
+                  "'parblock' or 'parfor' around it%0")
+            << (Callee ? " and must be written inside that construct, not in a function it calls"
+                       : ", and there is none around this one");
       continue;
     }
     if (!Pbreak && isLoop(U.Act->Owner->Kind) && U.Act->Owner->Kind != ConstructKind::Parfor) {
