@@ -482,7 +482,7 @@ bool DiagPrinter::isSyncNameUnused(const Diagnostic &Info) const {
 /// Clang refuses an _Atomic object in the same builtin ("atomic operation
 /// must be a pointer to integer ...") where GCC takes it; faa is atomic by
 /// itself, so the note says to declare the object plainly.
-enum class FaaMisuse { None, NotPointer, NotInteger, Array, Atomic, Const };
+enum class FaaMisuse { None, NotPointer, NotInteger, Array, BitInt, Atomic, Const };
 
 static FaaMisuse nameFaa(SmallString<256> &Msg, const Diagnostic &Info, const LangOptions &LO) {
   StringRef M = Msg.str();
@@ -493,6 +493,11 @@ static FaaMisuse nameFaa(SmallString<256> &Msg, const Diagnostic &Info, const La
   if (M.consume_front("incomplete type '") && M.consume_back("' where a complete type is required")) {
     Msg = (Twine("'faa' needs a pointer to an integer object, not '") + M + " *'").str();
     return FaaMisuse::NotInteger;
+  }
+  // faa on a _BitInt(N) (tester L, s46): Clang's message named its builtin.
+  if (M == "argument to atomic builtin of type '_BitInt' is not supported") {
+    Msg = "'faa' does not work on a _BitInt object";
+    return FaaMisuse::BitInt;
   }
   if (!M.consume_back(" invalid)"))
     return FaaMisuse::None;
@@ -553,6 +558,10 @@ static bool faaArity(SmallString<256> &Msg, const Diagnostic &Info, const LangOp
 static const char FaaIntegerNote[] =
     "faa atomically adds to an integer (int, unsigned, long, size_t, ...); guard other "
     "objects with a semaphore";
+
+static const char FaaBitIntNote[] =
+    "faa works on the standard integer types (char to long long, and __int128); guard a "
+    "_BitInt with a semaphore";
 
 static const char FaaArrayNote[] =
     "faa adds to one integer: for an element of the array, write faa(&a[i], v)";
@@ -946,6 +955,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
              : Faa == FaaMisuse::Const      ? FaaConstNote
              : Faa == FaaMisuse::NotInteger ? FaaIntegerNote
              : Faa == FaaMisuse::Array      ? FaaArrayNote
+             : Faa == FaaMisuse::BitInt     ? FaaBitIntNote
                                             : FaaNote,
              {}, {});
   if (StepMissing)
