@@ -2164,18 +2164,6 @@ void checkBusyWaits(Session &S) {
   if (!S.M.Constructs.empty())
     Called = calledByActivities(S);
   for (const auto &F : S.M.Functions) {
-    // The activity that runs St, or the call through which one runs F.
-    auto Runner = [&](const Activity *Act, const Activity *&Out, const CallExpr *&Via) {
-      Out = Act;
-      Via = nullptr;
-      if (Act)
-        return true;
-      auto C = Called.find(F->FD->getCanonicalDecl());
-      if (C == Called.end())
-        return false;
-      Via = C->second;
-      return true;
-    };
     auto Report = [&](SourceLocation At, const std::string &Name, const CallExpr *Via) {
       S.warn(At, OwnWarning::BusyWait,
              "loop busy-waits for another activity to change '%0': an activity is never "
@@ -2190,34 +2178,32 @@ void checkBusyWaits(Session &S) {
                "'%0' runs in an activity through this call")
             << F->FD->getName();
     };
+    // A wait that starts at Begin, in activity Act, or in F when an
+    // activity calls it (then Via is that call).
+    auto Check = [&](const Activity *Act, SourceLocation Begin, auto WaitsOn) {
+      const CallExpr *Via = nullptr;
+      if (!Act) {
+        auto C = Called.find(F->FD->getCanonicalDecl());
+        if (C == Called.end())
+          return;
+        Via = C->second;
+      }
+      SourceLocation At = S.SM.getExpansionLoc(Begin);
+      if (!S.inMainFile(At))
+        return;
+      BusyWaitChecker C(S, Act);
+      if (const Expr *E = WaitsOn(C))
+        Report(At, C.name(E), Via);
+    };
     for (const Stmt *L : F->Loops) {
       auto It = S.M.LoopAct.find(L);
-      const Activity *Act;
-      const CallExpr *Via;
-      if (!Runner(It == S.M.LoopAct.end() ? nullptr : It->second, Act, Via))
-        continue;
-      SourceLocation At = S.SM.getExpansionLoc(L->getBeginLoc());
-      if (!S.inMainFile(At))
-        continue;
-      BusyWaitChecker C(S, Act);
-      if (const Expr *E = C.waitsOn(L))
-        Report(At, C.name(E), Via);
+      Check(It == S.M.LoopAct.end() ? nullptr : It->second, L->getBeginLoc(),
+            [&](BusyWaitChecker &C) { return C.waitsOn(L); });
     }
-    for (const GotoStmt *G : F->Gotos) {
-      const Activity *Act;
-      const CallExpr *Via;
-      if (!Runner(activityOf(S, G), Act, Via))
-        continue;
-      const LabelStmt *LS = G->getLabel()->getStmt();
-      if (!LS)
-        continue;
-      SourceLocation At = S.SM.getExpansionLoc(LS->getBeginLoc());
-      if (!S.inMainFile(At))
-        continue;
-      BusyWaitChecker C(S, Act);
-      if (const Expr *E = C.waitsOn(G))
-        Report(At, C.name(E), Via);
-    }
+    for (const GotoStmt *G : F->Gotos)
+      if (const LabelStmt *LS = G->getLabel()->getStmt())
+        Check(activityOf(S, G), LS->getBeginLoc(),
+              [&](BusyWaitChecker &C) { return C.waitsOn(G); });
   }
 }
 
