@@ -28,14 +28,6 @@ namespace parcc {
 
 namespace {
 
-/// Is A inside B (B an ancestor of A, or A itself)?
-bool within(const Activity *A, const Activity *B) {
-  for (; A; A = A->Owner->Parent)
-    if (A == B)
-      return true;
-  return B == nullptr;
-}
-
 /// Finds references to a variable inside an expression.
 class RefFinder : public RecursiveASTVisitor<RefFinder> {
 public:
@@ -1811,6 +1803,12 @@ void checkSemInits(Session &S) {
   S.traverseChecked(SemInitChecker(S)).report();
 }
 
+/// The one statement of St's braces (`{ break; }`), or St.
+static const Stmt *onlyStatement(const Stmt *St) {
+  const auto *CS = dyn_cast<CompoundStmt>(St);
+  return CS && CS->size() == 1 ? CS->body_front() : St;
+}
+
 /// A loop in an activity that does nothing but test memory another
 /// activity may change: `while (!flag) ;`, `while (turn != me) {}`,
 /// `for (;;) if (done) break;`.  An activity is never preempted (contract,
@@ -1865,9 +1863,7 @@ public:
     const auto *If = LS ? dyn_cast<IfStmt>(LS->getSubStmt()) : nullptr;
     if (!If || If->getElse() || If->getInit() || If->getConditionVariable())
       return nullptr;
-    const Stmt *Then = If->getThen();
-    if (const auto *CS = dyn_cast<CompoundStmt>(Then); CS && CS->size() == 1)
-      Then = CS->body_front();
+    const Stmt *Then = onlyStatement(If->getThen());
     Watch = nullptr;
     Signal = false;
     if (Then != G || !pure(If->getCond()) || Signal)
@@ -1912,9 +1908,7 @@ private:
     if (const auto *E = dyn_cast<Expr>(St)) // `(void)0;`, `spins++;`
       return !E->HasSideEffects(S.Ctx) || counts(E);
     if (const auto *If = dyn_cast<IfStmt>(St)) {
-      const Stmt *Then = If->getThen();
-      if (const auto *CS = dyn_cast<CompoundStmt>(Then); CS && CS->size() == 1)
-        Then = CS->body_front();
+      const Stmt *Then = onlyStatement(If->getThen());
       if (Exit || If->getElse() || If->getInit() || If->getConditionVariable() ||
           !isa<BreakStmt>(Then))
         return false;
@@ -1946,15 +1940,11 @@ private:
 
   /// Does E read one of the loop's counters?
   bool readsCounter(const Expr *E) const {
-    if (!E || Counters.empty())
-      return false;
-    if (const auto *R = dyn_cast<DeclRefExpr>(E))
-      if (Counters.count(dyn_cast<VarDecl>(R->getDecl())))
-        return true;
-    for (const Stmt *C : E->children())
-      if (C && isa<Expr>(C) && readsCounter(cast<Expr>(C)))
-        return true;
-    return false;
+    return E && llvm::any_of(Counters, [&](const VarDecl *V) {
+             RefFinder F(V);
+             F.TraverseStmt(const_cast<Expr *>(E));
+             return F.Found != nullptr;
+           });
   }
 
   /// May another activity write V while this one runs?  A variable
@@ -2008,9 +1998,7 @@ private:
             (N.starts_with("__sync_fetch_and_add") || N.starts_with("__sync_add_and_fetch") ||
              N.starts_with("__sync_fetch_and_sub") || N.starts_with("__sync_sub_and_fetch") ||
              N.starts_with("__sync_fetch_and_or") || N.starts_with("__sync_or_and_fetch"))) {
-          const Expr *P = CE->getArg(0)->IgnoreParenImpCasts();
-          const auto *UO = dyn_cast<UnaryOperator>(P);
-          return pure(UO && UO->getOpcode() == UO_AddrOf ? UO->getSubExpr() : P);
+          return pureTarget(CE->getArg(0));
         }
       }
       return pureCall(CE);
@@ -2028,9 +2016,7 @@ private:
       }
       if (!Load)
         return false;
-      const Expr *P = AE->getPtr()->IgnoreParenImpCasts();
-      const auto *UO = dyn_cast<UnaryOperator>(P);
-      return pure(UO && UO->getOpcode() == UO_AddrOf ? UO->getSubExpr() : P);
+      return pureTarget(AE->getPtr());
     }
     if (const auto *R = dyn_cast<DeclRefExpr>(St)) {
       if (const auto *V = dyn_cast<VarDecl>(R->getDecl()); V && shared(V))
@@ -2053,6 +2039,13 @@ private:
       if (!pure(C))
         return false;
     return true;
+  }
+
+  /// The atomic read of what Ptr points to (`&x` reads x).
+  bool pureTarget(const Expr *Ptr) {
+    const Expr *P = Ptr->IgnoreParenImpCasts();
+    const auto *UO = dyn_cast<UnaryOperator>(P);
+    return pure(UO && UO->getOpcode() == UO_AddrOf ? UO->getSubExpr() : P);
   }
 
   /// A call of a function of the file that only returns what a test

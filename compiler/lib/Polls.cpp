@@ -652,12 +652,7 @@ public:
   bool outside(const VarDecl *V) const {
     auto It = M.LoopAct.find(L);
     const Activity *Act = It == M.LoopAct.end() ? nullptr : It->second;
-    if (!Act)
-      return false;
-    for (const Activity *A = M.declActivity(V); A; A = A->Owner->Parent)
-      if (A == Act)
-        return false;
-    return true;
+    return Act && !within(M.declActivity(V), Act);
   }
   bool VisitExpr(Expr *E) {
     const Expr *Base = nullptr, *Index = nullptr;
@@ -1211,6 +1206,21 @@ static bool plainStatementStart(Session &S, unsigned From, unsigned Off) {
   return false;
 }
 
+/// B and E written in the main file, neither in a macro's expansion: text
+/// that parcc may rewrite around.
+static bool writtenHere(Session &S, SourceLocation B, SourceLocation E) {
+  return !B.isMacroID() && !E.isMacroID() && S.inMainFile(B) && S.inMainFile(E);
+}
+
+/// Off, or just past a `;` that follows it: an expression statement's `;`
+/// is not in its range, and a stray one after a statement that ends in `}`
+/// is an empty statement, as good inside.
+static unsigned pastSemi(Session &S, unsigned Off) {
+  unsigned Semi;
+  tok::TokenKind Kind;
+  return S.tokenAt(Off, Semi, Kind) && Kind == tok::semi ? Semi + 1 : Off;
+}
+
 /// Does St declare a static or extern object (in a statement expression),
 /// or make a compound literal?  Such text may not be written twice: each
 /// copy would be an object, and a literal of the do loop's copy of the
@@ -1285,9 +1295,7 @@ static bool uncountedBlockable(Session &S, Planner &P, const Stmt *L, const Func
     Kw = Fo->getForLoc();
     Close = Fo->getRParenLoc();
   }
-  auto Written = [&](SourceLocation B, SourceLocation E) {
-    return !B.isMacroID() && !E.isMacroID() && S.inMainFile(B) && S.inMainFile(E);
-  };
+  auto Written = [&](SourceLocation B, SourceLocation E) { return writtenHere(S, B, E); };
   auto Once = [&](const Expr *E) {
     if (!E)
       return true;
@@ -1327,11 +1335,7 @@ static bool uncountedBlockable(Session &S, Planner &P, const Stmt *L, const Func
     U.BodyEnd = Semi + 1;
     return true;
   }
-  U.BodyEnd = S.endOffset(Body->getEndLoc());
-  // An expression statement's `;` is not in its range; a stray one after
-  // a statement that ends in `}` is an empty statement, as good inside.
-  if (S.tokenAt(U.BodyEnd, Semi, Kind) && Kind == tok::semi)
-    U.BodyEnd = Semi + 1;
+  U.BodyEnd = pastSemi(S, S.endOffset(Body->getEndLoc()));
   return true;
 }
 
@@ -1548,12 +1552,7 @@ static bool pollBody(Session &S, const Stmt *L) {
   SourceLocation E = B->getEndLoc();
   if (E.isMacroID() && !S.SM.isWrittenInMainFile(S.SM.getExpansionLoc(E)))
     return false;
-  unsigned End = S.expansionEnd(E), Semi;
-  tok::TokenKind Kind;
-  // An expression statement's `;` is not in its range; a stray one after
-  // a statement that ends in `}` is an empty statement, as good inside.
-  if (S.tokenAt(End, Semi, Kind) && Kind == tok::semi)
-    End = Semi + 1;
+  unsigned End = pastSemi(S, S.expansionEnd(E));
   S.Edits.insert(At, "{ parc_poll(); ");
   S.Edits.insert(End, " }");
   return true;
@@ -1652,9 +1651,7 @@ void pollMacroLoops(Outliner &O) {
 /// `continue` goes to the inner step; a loop with a `break` of its own, a
 /// pragma before it or anything of its head in a macro keeps its form.
 static void blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, const Counted &C) {
-  auto Written = [&](SourceLocation B, SourceLocation E) {
-    return !B.isMacroID() && !E.isMacroID() && S.inMainFile(B) && S.inMainFile(E);
-  };
+  auto Written = [&](SourceLocation B, SourceLocation E) { return writtenHere(S, B, E); };
   const Expr *Inc = L->getInc(), *Bound = C.Bound;
   const Stmt *Body = L->getBody();
   const auto *FnBody = cast<CompoundStmt>(FD->getBody());
@@ -1665,10 +1662,9 @@ static void blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, cons
       !pragmaBefore(S, S.offset(L->getForLoc())).empty() ||
       !plainStatementStart(S, S.offset(FnBody->getLBracLoc()), S.offset(L->getForLoc())))
     return;
-  unsigned End = S.endOffset(Body->getEndLoc()), Semi;
-  tok::TokenKind Kind;
-  if (!isa<CompoundStmt>(Body) && S.tokenAt(End, Semi, Kind) && Kind == tok::semi)
-    End = Semi + 1;
+  unsigned End = S.endOffset(Body->getEndLoc());
+  if (!isa<CompoundStmt>(Body))
+    End = pastSemi(S, End);
   const auto *Cond = cast<BinaryOperator>(L->getCond()->IgnoreParens());
   QualType CT = Cond->getLHS()->getType().getCanonicalType();
   std::string T = CT.getAsString(), U = S.Ctx.getCorrespondingUnsignedType(CT).getAsString();

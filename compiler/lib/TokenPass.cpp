@@ -146,6 +146,10 @@ const char *closerFor(tok::TokenKind Open) {
 const char *spell(tok::TokenKind K) {
   return K == tok::l_paren ? "(" : K == tok::l_square ? "[" : "{";
 }
+/// Does the closer Close close the bracket Open?
+bool closes(tok::TokenKind Open, tok::TokenKind Close) {
+  return closerFor(Open)[0] == *tok::getPunctuatorSpelling(Close);
+}
 
 /// A preprocessor directive line of the main file.
 struct Directive {
@@ -1168,8 +1172,7 @@ bool TokenPass::step(size_t &I) {
       // `}` left out, a student's mistake): the rest is checked.  Not when
       // a closer there was meant for the bracket (`( epar )`).
       if (I + 1 < Toks.size() && Brackets.size() == F.Depth + 1 &&
-          isCloser(Toks[I + 1].Kind) &&
-          closerFor(B.Open)[0] == *tok::getPunctuatorSpelling(Toks[I + 1].Kind) &&
+          isCloser(Toks[I + 1].Kind) && closes(B.Open, Toks[I + 1].Kind) &&
           closesAround(I + 2, F.Depth, /*ToEnd=*/true)) {
         // `{ a[i] = i; epar }`: the closer written after the epar, and the
         // rest of the file balances with it taken as the construct's.  The
@@ -1218,12 +1221,9 @@ bool TokenPass::step(size_t &I) {
     // `do`, a `while` and a label the user never wrote (tester I, s46).
     // Inside a construct the mismatch is reported here, as Clang words
     // it, and the construct is set aside.
-    if (!Frames.empty() && B.Open != tok::l_brace && T.Kind != (B.Open == tok::l_paren
-                                                                   ? tok::r_paren
-                                                                   : tok::r_square)) {
-      const char *Want = B.Open == tok::l_paren ? ")" : "]";
-      error(T.Off, "expected '%0'", {Want});
-      note(Toks[B.Tok].Off, "to match this '%0'", {B.Open == tok::l_paren ? "(" : "["});
+    if (!Frames.empty() && B.Open != tok::l_brace && !closes(B.Open, T.Kind)) {
+      error(T.Off, "expected '%0'", {closerFor(B.Open)});
+      note(Toks[B.Tok].Off, "to match this '%0'", {spell(B.Open)});
       // Set aside: the construct up to its epar, found by the constructs
       // alone (its brackets do not balance).
       for (size_t J = I + 1, Nested = 0; J < Toks.size(); ++J) {
@@ -1513,13 +1513,13 @@ bool TokenPass::closesAround(size_t From, size_t Depth, bool ToEnd) const {
       // ToEnd: a later construct's closer written after its epar, as the
       // caller takes this one's.
       if (ToEnd && Open.size() == At + 1 && I + 1 < Toks.size() && isCloser(Toks[I + 1].Kind) &&
-          closerFor(Open.back())[0] == *tok::getPunctuatorSpelling(Toks[I + 1].Kind))
+          closes(Open.back(), Toks[I + 1].Kind))
         ++I;
       Open.resize(At);
     } else if (isOpener(K)) {
       Open.push_back(K);
     } else if (isCloser(K)) {
-      if (Open.empty() || closerFor(Open.back())[0] != *tok::getPunctuatorSpelling(K))
+      if (Open.empty() || !closes(Open.back(), K))
         return false;
       Open.pop_back();
     }

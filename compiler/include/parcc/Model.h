@@ -225,6 +225,15 @@ struct Model {
 enum class Marker { None, Parblock, Parfor, Lparfor, Bounds, Act, End, Pbreak, Sync, Sections };
 Marker markerOf(const clang::Stmt *S);
 
+/// Is A inside B (B an ancestor of A, or A itself)?  Everything is inside
+/// no activity (B null).
+inline bool within(const Activity *A, const Activity *B) {
+  for (; A; A = A->Owner->Parent)
+    if (A == B)
+      return true;
+  return B == nullptr;
+}
+
 /// FD is the file-scope function Name (parc.h's, the C library's), not a
 /// local or block-scope one of that name.
 bool isFileScopeFunction(const clang::FunctionDecl *FD, llvm::StringRef Name);
