@@ -28,6 +28,19 @@
 
 namespace parcc {
 
+std::string sectionNames(const Outliner &O, const Construct &C, std::string &Decls) {
+  std::string Lines = "static const unsigned parc_lines_" + C.Tag + "_[] = {";
+  for (const auto &A : C.Acts) {
+    std::string File;
+    unsigned Line, Col;
+    O.S.userPosition(O.S.offset(A->Body->getLBracLoc()), Line, Col);
+    O.S.presumedLine(Line, File, Line);
+    Lines += (A->Index ? ", " : " ") + std::to_string(Line) + ", " + std::to_string(Col);
+  }
+  Decls += Lines + " };\n";
+  return "PARC_SECTION_NAMES_INIT(parc_lines_" + C.Tag + "_)";
+}
+
 void lowerParblock(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn) {
   std::string Name = O.bodyName(C);
   for (const auto &A : C.Acts) {

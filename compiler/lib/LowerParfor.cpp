@@ -116,6 +116,23 @@ static std::string wordSpelling(const Session &S, QualType Wide) {
 
 std::string loopWordType(const Session &S, const Construct &C) { return wordSpelling(S, wideWord(S, C)); }
 
+std::string loopNames(const Outliner &O, const Construct &C) {
+  const Session &S = O.S;
+  bool Signed;
+  QualType IT = indexType(S, C.Index, Signed);
+  bool Chunks = C.Kind != ConstructKind::Parfor;
+  // The offsets written here, not in the header's macro: a user's
+  // parc_from_ renames parcc's (restoreUserNames).
+  auto At = [&](const char *Field) {
+    return ", __builtin_offsetof(" + O.envType(C) + ", " + Field + ")";
+  };
+  return std::string(Chunks ? "PARC_LPARFOR_NAMES_INIT" : "PARC_INDEX_NAMES_INIT") + "(\"" +
+         C.Index->getName().str() + "\", " +
+         std::to_string(S.Ctx.getTypeSizeInChars(IT).getQuantity()) + ", " +
+         (Signed ? "1" : "0") + At("parc_from_") + At("parc_step_") +
+         (Chunks ? At("parc_niter_") : "") + ")";
+}
+
 void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string &Spawn) {
   Session &S = O.S;
   bool Light = C.Kind != ConstructKind::Parfor;

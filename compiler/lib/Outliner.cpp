@@ -6,9 +6,11 @@
 // code inserted before each function:
 //
 //   int f(int n);                               <- only if an activity calls f
-//   static parc_site parc_site_f_L12_ =
-//       PARC_SITE_INIT("prog.pc", "f", 12, 5, PARC_KIND_PARFOR);
 //   struct parc_env_f_L12 { int *n; unsigned long long parc_from_, parc_step_; };
+//   static const parc_act_names parc_names_f_L12_ = PARC_INDEX_NAMES_INIT("i", 4, 1,
+//       __builtin_offsetof(struct parc_env_f_L12, parc_from_), ...);
+//   static parc_site parc_site_f_L12_ = PARC_SITE_INIT_NAMES("prog.pc", "f", 12, 5,
+//       PARC_KIND_PARFOR, 0, 0, 0, &parc_names_f_L12_);
 //   static void f_parfor_L12(parc_act *parc_self_, void *parc_envp_) { ... }
 //   #line 10 "prog.pc"
 //   int f(int n) { ...spawn code in place of the construct... }
@@ -354,23 +356,26 @@ bool Outliner::lowerFunction(FunctionModel &F) {
         Fields += " __UINT64_TYPE__ parc_niter_;";
       Env = envType(*C) + " {" + Fields + " };\n";
     }
-    // Captured semaphores named for the runtime's reports: the table
-    // follows the environment's struct it measures, and the site it.
+    // Captured semaphores named for the runtime's reports, and what they
+    // say of each activity: the tables follow the environment's struct
+    // they measure, and the site them.
+    Block += Env;
     unsigned NSems = 0;
     std::string Sems = Env.empty() ? "" : captureSemaphoreNames(*C, NSems);
-    std::string Site = "static parc_site " + siteName(*C) + " = PARC_SITE_INIT" +
-                       (NSems ? "_SEMS" : Syncs.empty() ? "" : "_SYNCS") + "(\"" + File +
-                       "\", \"" + FD->getName().str() + "\", " + std::to_string(Line) + ", " +
-                       std::to_string(C->Col) + ", " + abiKindOf(C->Kind) +
-                       (fenvAccess(*C) ? " | PARC_KIND_FENV" : "");
+    std::string Table = "0";
     if (NSems) {
-      std::string Table = "parc_semn_" + C->Tag + "_";
-      Block += Env + "static const parc_sem_name " + Table + "[] = {\n" + Sems + "};\n" + Site +
-               ", " + (Syncs.empty() ? "0" : Syncs) + ", " + Table + ", " +
-               std::to_string(NSems) + ");\n";
-    } else {
-      Block += Site + (Syncs.empty() ? "" : ", " + Syncs) + ");\n" + Env;
+      Table = "parc_semn_" + C->Tag + "_";
+      Block += "static const parc_sem_name " + Table + "[] = {\n" + Sems + "};\n";
     }
+    std::string Names = "parc_names_" + C->Tag + "_";
+    std::string NamesInit = isLoop(C->Kind) ? loopNames(*this, *C) : sectionNames(*this, *C, Block);
+    Block += "static const parc_act_names " + Names + " = " + NamesInit + ";\n";
+    Block += "static parc_site " + siteName(*C) + " = PARC_SITE_INIT_NAMES(\"" + File + "\", \"" +
+             FD->getName().str() + "\", " + std::to_string(Line) + ", " +
+             std::to_string(C->Col) + ", " + abiKindOf(C->Kind) +
+             (fenvAccess(*C) ? " | PARC_KIND_FENV" : "") + ", " +
+             (Syncs.empty() ? "0" : Syncs) + ", " + Table + ", " + std::to_string(NSems) + ", &" +
+             Names + ");\n";
     std::string Defs, Spawn;
     if (C->Kind == ConstructKind::Parblock)
       lowerParblock(*this, *C, Defs, Spawn);
@@ -553,7 +558,7 @@ bool Outliner::run(std::string &Out) {
   if (S.TP.PreludeEnd > S.TP.PreludeBegin)
     S.Edits.replace(S.TP.PreludeBegin, S.TP.PreludeEnd, "");
   Out = "#include <parc_abi.h>\n"
-        "__extension__ _Static_assert(PARC_ABI_VERSION == 8, \"parcc emits PARC ABI version 8; "
+        "__extension__ _Static_assert(PARC_ABI_VERSION == 9, \"parcc emits PARC ABI version 9; "
         "parc_abi.h is another version\");\n";
   if (S.Opts.DefinesParcc)
     Out += "#define __PARCC__ 1\n";

@@ -71,7 +71,7 @@ extern "C" {
  * top of each lowered file so that a stale runtime header is caught at
  * compile time.  The header and that line are C99 to the back end's
  * -std=c99 -pedantic-errors: attributes, not _Noreturn and _Alignas. */
-#define PARC_ABI_VERSION 8
+#define PARC_ABI_VERSION 9
 
 /* ---- Construct sites ------------------------------------------------------
  * One static parc_site per construct in the source, emitted at file scope
@@ -89,7 +89,10 @@ extern "C" {
  *         12, 5, PARC_KIND_PARFOR, parc_syncs_L12_);
  *
  * The runtime names the construct by it in errors, statistics and traces, and
- * keeps per-construct counters in the runtime-owned tail.                   */
+ * keeps per-construct counters in the runtime-owned tail.  parcc emits the
+ * longest form, PARC_SITE_INIT_NAMES, after the environment's struct, with
+ * what the runtime's reports say of each activity (see "Names of
+ * activities"); the shorter forms are for hand-lowered code.                */
 enum parc_kind {
   PARC_KIND_PARBLOCK = 1,
   PARC_KIND_PARFOR = 2,
@@ -116,6 +119,9 @@ typedef struct parc_site {
    * (see "Names of semaphores"), and how many; NULL and 0 for none.    */
   const struct parc_sem_name *sems;
   unsigned nsems;
+  /* What the runtime's reports say of an activity besides its number (see
+   * "Names of activities"); NULL for nothing.                            */
+  const struct parc_act_names *names;
   /* Owned by the runtime; zero in the static initialiser. */
   int registered_;
   struct parc_site *next_;
@@ -129,7 +135,55 @@ typedef struct parc_site {
 #define PARC_SITE_INIT_SYNCS(file, func, line, col, kind, syncs)               \
   PARC_SITE_INIT_SEMS(file, func, line, col, kind, syncs, 0, 0)
 #define PARC_SITE_INIT_SEMS(file, func, line, col, kind, syncs, sems, nsems)   \
-  { (file), (func), (line), (col), (kind), (syncs), (sems), (nsems), 0, 0, 0, 0, 0 }
+  PARC_SITE_INIT_NAMES(file, func, line, col, kind, syncs, sems, nsems, 0)
+#define PARC_SITE_INIT_NAMES(file, func, line, col, kind, syncs, sems, nsems,  \
+                             names)                                            \
+  { (file), (func), (line), (col), (kind), (syncs), (sems), (nsems), (names),  \
+    0, 0, 0, 0, 0 }
+
+/* ---- Names of activities ----------------------------------------------------
+ * The runtime's reports (a deadlock's notes, run-time errors) name an
+ * activity by its number in its construct and by what the user wrote: a
+ * parfor's index value, the index values of an lparfor chunk, a parblock
+ * section's line ("activity 3 (i = 16) of prog.pc:12:5 (parfor in f)",
+ * "activity 1 (i = 250 to 499) of ...", "activity 1 (the section at line
+ * 14) of ...", or "(the section at line 14, column 22)" where sections
+ * share a line).  For a parfor or lparfor, the index as written, the size
+ * of its type (1 to 16 bytes) and whether that type is signed, and where
+ * the environment keeps FROM, STEP and (lparfor) the number of iterations,
+ * emitted after the environment's struct:
+ *
+ *     static const parc_act_names parc_names_main_L12_ = PARC_INDEX_NAMES_INIT("i",
+ *         4, 1, __builtin_offsetof(struct parc_env_main_L12, parc_from_),
+ *         __builtin_offsetof(struct parc_env_main_L12, parc_step_));
+ *     static const parc_act_names parc_names_main_L20_ = PARC_LPARFOR_NAMES_INIT("j",
+ *         8, 0, __builtin_offsetof(struct parc_env_main_L20, parc_from_),
+ *         __builtin_offsetof(struct parc_env_main_L20, parc_step_),
+ *         __builtin_offsetof(struct parc_env_main_L20, parc_niter_));
+ *
+ * (the offsets written out, where parcc renames its own names apart from
+ * the user's: parc_from_g0_ where a program has a parc_from_ of its own;
+ * FROM and STEP are the environment's parc_from_ and parc_step_ words:
+ * activity k's index is FROM + k x STEP modulo 2^64, or 2^128 for a
+ * 16-byte index, in the index's type); for a parblock, the line (in the
+ * site's file) and column of each section's `{`:
+ *
+ *     static const unsigned parc_lines_main_L30_[] = { 31, 7, 33, 7, 35, 7 };
+ *     static const parc_act_names parc_names_main_L30_ =
+ *         PARC_SECTION_NAMES_INIT(parc_lines_main_L30_);                    */
+typedef struct parc_act_names {
+  const char *index;
+  unsigned size, is_signed;
+  __SIZE_TYPE__ from_at, step_at, niter_at; /* niter_at: 0 but for lparfor */
+  const unsigned *sections; /* line, column, line, column, ... */
+} parc_act_names;
+
+#define PARC_INDEX_NAMES_INIT(index, size, is_signed, from_at, step_at)        \
+  { (index), (size), (is_signed), (from_at), (step_at), 0, 0 }
+#define PARC_LPARFOR_NAMES_INIT(index, size, is_signed, from_at, step_at,      \
+                                niter_at)                                      \
+  { (index), (size), (is_signed), (from_at), (step_at), (niter_at), 0 }
+#define PARC_SECTION_NAMES_INIT(lines) { 0, 0, 0, 0, 0, 0, (lines) }
 
 /* ---- Descriptors ----------------------------------------------------------
  * Storage for one construct execution.  Opaque to emitted code; the runtime
@@ -659,16 +713,19 @@ void parc_V_at(parc_sem_t *s, const parc_wait_site *site);
  *
  * A construct's captured variables that are such semaphores (a local
  * `parc_sem_t fork[5]` of main's) are named by a table of its site
- * (PARC_SITE_INIT_SEMS), emitted after its environment's struct, whose
- * rows give the variable's pointer in the environment instead:
+ * (PARC_SITE_INIT_SEMS's or PARC_SITE_INIT_NAMES's sems and nsems),
+ * emitted after its environment's struct, whose rows give the variable's
+ * pointer in the environment instead:
  *
  *     static const parc_sem_name parc_semn_main_L9_[] = {
  *         PARC_SEM_ENV_NAME_INIT("fork", "", __builtin_offsetof(struct
  *             parc_env_main_L9, fork), 0, sizeof((*((struct parc_env_main_L9
  *             *)0)->fork)[0]), 5, 0, 0),
  *     };
- *     static parc_site parc_site_main_L9_ = PARC_SITE_INIT_SEMS("prog.pc",
- *         "main", 9, 5, PARC_KIND_PARFOR, 0, parc_semn_main_L9_, 1);
+ *     static const parc_act_names parc_names_main_L9_ = ...;
+ *     static parc_site parc_site_main_L9_ = PARC_SITE_INIT_NAMES("prog.pc",
+ *         "main", 9, 5, PARC_KIND_PARFOR, 0, parc_semn_main_L9_, 1,
+ *         &parc_names_main_L9_);
  *
  * A report looks in the sites of the constructs around the activity it
  * names, whose environments are alive, then in the files' tables.  The

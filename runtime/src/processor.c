@@ -2704,20 +2704,106 @@ static void describe_site(char *buf, size_t n, const parc_site *s) {
  * it was started by ("within activity J of SITE"): six activities of an
  * inner construct that a parfor started once per index are told apart by
  * the index of the one around them. */
+/* The value of an index of `size` bytes (1 to 16) and signedness sgn that
+ * is FROM + j x STEP modulo 2^(8 size), FROM and STEP being the
+ * environment's words at from and step, in decimal. */
+static void index_value(char *buf, size_t n, const unsigned char *from,
+                        const unsigned char *step, unsigned size, unsigned sgn, uint64_t j) {
+#ifdef __SIZEOF_INT128__
+  if (size == 16) {
+    unsigned __int128 f, s;
+    memcpy(&f, from, sizeof f);
+    memcpy(&s, step, sizeof s);
+    unsigned __int128 v = f + (unsigned __int128)j * s;
+    int neg = sgn && (v >> 127);
+    if (neg)
+      v = -v;
+    char digits[48], *p = digits + sizeof digits;
+    *--p = '\0';
+    do
+      *--p = (char)('0' + (int)(v % 10));
+    while ((v /= 10) != 0);
+    if (neg)
+      *--p = '-';
+    snprintf(buf, n, "%s", p);
+    return;
+  }
+#endif
+  if (size > 8) { /* no 128-bit arithmetic here */
+    snprintf(buf, n, "?");
+    return;
+  }
+  uint64_t f, s;
+  memcpy(&f, from, sizeof f);
+  memcpy(&s, step, sizeof s);
+  uint64_t v = f + j * s;
+  unsigned bits = 8 * size;
+  if (bits < 64) {
+    v &= (UINT64_C(1) << bits) - 1;
+    if (sgn && (v >> (bits - 1)))
+      v |= ~((UINT64_C(1) << bits) - 1);
+  }
+  if (sgn)
+    snprintf(buf, n, "%lld", (long long)v);
+  else
+    snprintf(buf, n, "%llu", (unsigned long long)v);
+}
+
+/* What the site's names say of activity k of d (parc_abi.h, "Names of
+ * activities"): " (i = 16)", " (i = 250 to 499)" for an lparfor chunk,
+ * " (the section at line 14)"; "" where the site has none. */
+static void activity_names(char *buf, size_t n, const parc_drt *d, uint64_t k) {
+  const parc_act_names *nm = d->site->names;
+  buf[0] = '\0';
+  if (!nm || k >= d->count)
+    return;
+  if (nm->sections) { /* the column too where another section shares the line */
+    const unsigned *at = nm->sections + 2 * k;
+    int shared = 0;
+    for (uint64_t x = 0; x < d->count && !shared; x++)
+      shared = x != k && nm->sections[2 * x] == at[0];
+    if (shared)
+      snprintf(buf, n, " (the section at line %u, column %u)", at[0], at[1]);
+    else
+      snprintf(buf, n, " (the section at line %u)", at[0]);
+    return;
+  }
+  if (!nm->index || !d->env)
+    return;
+  const unsigned char *env = d->env, *from = env + nm->from_at, *step = env + nm->step_at;
+  uint64_t lo = k, hi = k;
+  if (nm->niter_at) { /* an lparfor's chunk: its iterations (parc_chunk_lo) */
+    uint64_t niter;
+    memcpy(&niter, env + nm->niter_at, sizeof niter);
+    lo = parc_chunk_lo(niter, d->count, k);
+    hi = parc_chunk_lo(niter, d->count, k + 1) - 1;
+  }
+  char a[48], z[48];
+  index_value(a, sizeof a, from, step, nm->size, nm->is_signed, lo);
+  if (hi == lo) {
+    snprintf(buf, n, " (%s = %s)", nm->index, a);
+    return;
+  }
+  index_value(z, sizeof z, from, step, nm->size, nm->is_signed, hi);
+  snprintf(buf, n, " (%s = %s to %s)", nm->index, a, z);
+}
+
 static void describe_activity_in(char *buf, size_t n, const parc_batch *b, int levels) {
   if (!b || !b->d || !b->d->site) {
     snprintf(buf, n, "main");
     return;
   }
-  char site[512];
+  char site[512], names[320];
   describe_site(site, sizeof site, b->d->site);
-  size_t len = (size_t)snprintf(buf, n, "activity %llu of %s", (unsigned long long)b->act.cur,
-                                site);
+  activity_names(names, sizeof names, b->d, b->act.cur);
+  size_t len = (size_t)snprintf(buf, n, "activity %llu%s of %s", (unsigned long long)b->act.cur,
+                                names, site);
   const parc_batch *up = b->d->parent;
   for (int depth = 0; depth < levels && len < n && up && up->d && up->d->site; depth++) {
     describe_site(site, sizeof site, up->d->site);
-    len += (size_t)snprintf(buf + len, n - len, " within activity %llu of %s",
-                            (unsigned long long)up->act.cur, site);
+    activity_names(names, sizeof names, up->d, up->act.cur);
+    len += (size_t)snprintf(buf + len, n - len, " within activity %llu%s of %s",
+                            (unsigned long long)up->act.cur, names, site);
     up = up->d->parent;
   }
 }

@@ -216,6 +216,11 @@ void lowerParfor(Outliner &O, const Construct &C, std::string &Defs, std::string
 /// The type in which a loop's environment carries FROM and STEP: unsigned
 /// long long, or the unsigned index type when that is wider (__int128).
 std::string loopWordType(const Session &S, const Construct &C);
+/// The initialiser of C's parc_act_names (parc_abi.h, "Names of
+/// activities"), for a loop after its environment's struct; for a parblock
+/// it first appends the array of its sections' lines to Decls.
+std::string loopNames(const Outliner &O, const Construct &C);
+std::string sectionNames(const Outliner &O, const Construct &C, std::string &Decls);
 
 /// pbreak and preturn inside activities (leaf edits).
 bool lowerKills(Outliner &O);

@@ -131,7 +131,7 @@ def main():
             continue
         m = None
         for o in outs:
-            m = m or re.search(r'PARC_(?:WAIT_)?SITE_INIT(?:_SYNCS)?\("([^"]+)"', o[2])
+            m = m or re.search(r'PARC_(?:WAIT_)?SITE_INIT(?:_SYNCS|_SEMS|_NAMES)?\("([^"]+)"', o[2])
         name = m.group(1) if m else "example%d.pc" % examples
         examples += 1
         with open(os.path.join(tmp, name), "w") as f:
