@@ -68,7 +68,10 @@ static void print_counters(FILE *f, const parc_stats *s) {
 
 static void report(void) {
   FILE *f = stderr;
-  fflush(stdout); /* the program's output first, when both go to one file */
+  /* The program's output first, when both go to one file, and the report
+   * on a line of its own after an unterminated one (a grep for '^parc:
+   * stats:' missed the first record). */
+  parc_error_flush();
   parc_stats t = {0};
   for (int k = 0; k < parc_rt.P; k++) {
     parc_proc *p = &parc_rt.procs[k];

@@ -467,15 +467,18 @@ void parc_trace_flush(void) {
    * file size limit (ulimit -f) sends SIGXFSZ, which ended the process in
    * the middle of the trace, with the program's last output still in the
    * stdout buffer: ignored while writing, it makes the write fail (EFBIG),
-   * which the warning below reports. */
+   * which the warning below reports.  The warning starts a line of its
+   * own where the program's last line was left unterminated on the same
+   * file (parc_out_unterminated). */
+  int nl = parc_out_unterminated(1);
   fflush(stdout);
   struct sigaction ign = {.sa_handler = SIG_IGN}, old_xfsz;
   sigemptyset(&ign.sa_mask);
   sigaction(SIGXFSZ, &ign, &old_xfsz);
   FILE *f = fopen(trace_abspath, "we");
   if (!f) {
-    fprintf(stderr, "parc: warning: PARC_TRACE=%s: cannot write the trace: %s\n", trace_path,
-            strerror(errno));
+    fprintf(stderr, "%sparc: warning: PARC_TRACE=%s: cannot write the trace: %s\n",
+            nl ? "\n" : "", trace_path, strerror(errno));
     sigaction(SIGXFSZ, &old_xfsz, NULL);
     return;
   }
@@ -543,7 +546,7 @@ void parc_trace_flush(void) {
   put_str(f, program_invocation_name);
   fprintf(f, ", \"dropped\": %llu}}\n", (unsigned long long)dropped);
   if (fclose(f) != 0)
-    fprintf(stderr, "parc: warning: PARC_TRACE=%s: cannot write the trace: %s\n", trace_path,
-            strerror(errno));
+    fprintf(stderr, "%sparc: warning: PARC_TRACE=%s: cannot write the trace: %s\n",
+            nl ? "\n" : "", trace_path, strerror(errno));
   sigaction(SIGXFSZ, &old_xfsz, NULL);
 }
