@@ -79,7 +79,7 @@ void parc_env_parse(void) {
     char *end;
     if (!*v)
       bad("PARC_NPROCS", v, "expected a number of processors");
-    if (v[0] == '-')
+    if (v[0] == '-' && v[1] >= '0' && v[1] <= '9') /* -abc is not a number */
       bad("PARC_NPROCS", v, "must be positive");
     errno = 0;
     if (!parse_u64(v, &n, &end))

@@ -4,6 +4,7 @@
 // RUN: env PARC_NPROCS=0 %not %t 2>&1 | %FileCheck %s --check-prefix=ZERO
 // RUN: env PARC_NPROCS=-3 %not %t 2>&1 | %FileCheck %s --check-prefix=NEG
 // RUN: env PARC_NPROCS=abc %not %t 2>&1 | %FileCheck %s --check-prefix=NAN
+// RUN: env PARC_NPROCS=-abc %not %t 2>&1 | %FileCheck %s --check-prefix=NAN2
 // RUN: env PARC_NPROCS=4x %not %t 2>&1 | %FileCheck %s --check-prefix=JUNK
 // RUN: env PARC_NPROCS=1025 %not %t 2>&1 | %FileCheck %s --check-prefix=BIG
 // RUN: env PARC_NPROCS=99999999999999999999999 %not %t 2>&1 | %FileCheck %s --check-prefix=HUGE
@@ -25,6 +26,7 @@
 // ZERO-NOT: main ran
 // NEG: parc: error: PARC_NPROCS=-3: must be positive
 // NAN: parc: error: PARC_NPROCS=abc: not a number
+// NAN2: parc: error: PARC_NPROCS=-abc: not a number
 // JUNK: parc: error: PARC_NPROCS=4x: trailing characters after the number
 // BIG: parc: error: PARC_NPROCS=1025: at most 1024 processors are supported
 // HUGE: parc: error: PARC_NPROCS=99999999999999999999999: at most 1024 processors are supported
