@@ -43,6 +43,53 @@ public:
 
 static llvm::DenseMap<const FunctionDecl *, const CallExpr *> calledByActivities(Session &S);
 
+/// The variable that C's index hides where the construct is written (`int
+/// i = 3; parfor int i; i; 9; 1;`): the innermost local of the function
+/// declared before the construct in a block around it, else a parameter,
+/// else a file-scope variable; null if none.
+static const VarDecl *hiddenByIndex(Session &S, const Construct &C) {
+  struct Locals : RecursiveASTVisitor<Locals> {
+    StringRef Name;
+    std::vector<const VarDecl *> Found;
+    bool VisitVarDecl(VarDecl *V) {
+      if (V->getName() == Name && !isa<ParmVarDecl>(V))
+        Found.push_back(V);
+      return true;
+    }
+  } L;
+  StringRef Name = C.Index->getName();
+  L.Name = Name;
+  L.TraverseStmt(C.Func->getBody());
+  SourceLocation At = C.Block->getLBracLoc();
+  const VarDecl *Best = nullptr;
+  for (const VarDecl *V : L.Found) {
+    if (V == C.Index || !S.SM.isBeforeInTranslationUnit(V->getLocation(), At))
+      continue;
+    // In scope at the construct: the statement that holds its declaration
+    // (a block, a for's header) holds the construct too.
+    const Stmt *Scope = nullptr;
+    DynTypedNodeList Ps = S.Ctx.getParents(*V);
+    if (const Stmt *Decl = Ps.empty() ? nullptr : Ps[0].get<Stmt>()) {
+      DynTypedNodeList Qs = S.Ctx.getParents(*Decl);
+      Scope = Qs.empty() ? nullptr : Qs[0].get<Stmt>();
+    }
+    if (!Scope || !S.SM.isBeforeInTranslationUnit(Scope->getBeginLoc(), At) ||
+        !S.SM.isBeforeInTranslationUnit(At, Scope->getEndLoc()))
+      continue;
+    if (!Best || S.SM.isBeforeInTranslationUnit(Best->getLocation(), V->getLocation()))
+      Best = V;
+  }
+  if (Best)
+    return Best;
+  for (const ParmVarDecl *P : C.Func->parameters())
+    if (P->getName() == Name)
+      return P;
+  for (const NamedDecl *D : S.Ctx.getTranslationUnitDecl()->lookup(C.Index->getDeclName()))
+    if (const auto *V = dyn_cast<VarDecl>(D); V && V->isFileVarDecl())
+      return V;
+  return nullptr;
+}
+
 /// Is the function that holds St called from an activity (directly or
 /// through functions of the file)?
 static bool inCalledFunction(Session &S, const Stmt *St,
@@ -376,6 +423,13 @@ void checkConstructs(Session &S) {
                             (BO && BO->isAssignmentOp())))
           S.note(F.Found->getLocation(), "STEP is the amount added to the index, not an "
                                          "update: for '%0++' write '1', for '%0 += K' write 'K'")
+              << C.Index->getName();
+        else if (const VarDecl *H = hiddenByIndex(S, C))
+          // The user meant that variable: the index's name hides it in
+          // the header as a for's would (`for (int i = i; ...)`).
+          S.note(H->getLocation(), "the index hides this '%0' in FROM, TO and STEP too; copy "
+                                   "its value to a variable of another name before the "
+                                   "construct, or rename the index")
               << C.Index->getName();
         else
           S.note(F.Found->getLocation(),
