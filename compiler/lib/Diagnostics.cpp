@@ -718,12 +718,10 @@ void DiagPrinter::macroBacktrace(const Diagnostic &Info) {
   }
 }
 
-/// Is Info on a line where Clang took a construct keyword for a name, or
-/// between such a construct's keyword and its epar, and not such a
-/// keyword's own error?  `parfor int i; 0; 3; 1;` in a header drew
-/// "expected ';' after expression", "use of undeclared identifier 'i'" in
-/// its body and four "expression result unused" after the error that says
-/// constructs are not translated there.
+/// Is Info on a line where Clang took a construct keyword for a name, and
+/// not that keyword's own error?  `parfor int i; 0; 3; 1;` in a header drew
+/// "expected ';' after expression" and four "expression result unused"
+/// after the error that says constructs are not translated there.
 bool DiagPrinter::onStrayLine(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
   if (Level == DiagnosticsEngine::Note || !Info.hasSourceManager() ||
       Info.getLocation().isInvalid())
@@ -731,19 +729,13 @@ bool DiagPrinter::onStrayLine(DiagnosticsEngine::Level Level, const Diagnostic &
   const SourceManager &SM = Info.getSourceManager();
   SourceLocation F = SM.getExpansionLoc(Info.getLocation());
   auto Line = std::make_tuple(&SM, SM.getFileID(F), SM.getExpansionLineNumber(F));
-  unsigned &Open = StrayOpen[{&SM, SM.getFileID(F)}];
   SmallString<64> M;
   Info.FormatDiagnostic(M);
-  StringRef Word = strayKeyword(Level, M);
-  if (!Word.empty()) {
+  if (!strayKeyword(Level, M).empty()) {
     StrayLines.insert(Line);
-    if (Word == "parblock" || Word == "parfor" || Word == "lparfor")
-      ++Open;
-    else if (Word == "epar" && Open)
-      --Open;
     return false;
   }
-  return Open || StrayLines.count(Line);
+  return StrayLines.count(Line);
 }
 
 void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {

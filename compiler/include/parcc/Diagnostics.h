@@ -202,11 +202,10 @@ private:
   /// The lines (source manager, file, line) on which Clang took a construct
   /// keyword for a name (a construct in a header, in a macro): the rest of
   /// such a line is PARC that cannot compile there, and Clang's other
-  /// diagnostics on it are dropped with their notes; and per file, how many
-  /// such constructs are open (parblock/parfor/lparfor less epar): the
-  /// diagnostics between them are dropped too (the index undeclared).
+  /// diagnostics on it are dropped with their notes.  (Not those up to the
+  /// epar: Clang's recovery may swallow it, and the user's real errors
+  /// after it would go unreported.)
   std::set<std::tuple<const clang::SourceManager *, clang::FileID, unsigned>> StrayLines;
-  std::map<std::pair<const clang::SourceManager *, clang::FileID>, unsigned> StrayOpen;
   bool onStrayLine(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info);
   const std::vector<unsigned> *Preturns = nullptr;
   const std::vector<unsigned> *BodilessSteps = nullptr;
