@@ -297,8 +297,12 @@ static void checkConstantRange(Session &S, const Construct &C,
   // 2^64 values or more (`parfor unsigned long u; 0; -1; 1;`, TO the
   // type's maximum): the count does not fit the runtime's 64 bits, and the
   // program stops with "too many iterations" when it runs.
-  auto Wide = [](const llvm::APSInt &X) {
-    return llvm::APSInt(X.isUnsigned() ? X.zext(130) : X.sext(130), /*isUnsigned=*/false);
+  // Two bits more than the widest bound (a _BitInt(193) index's too: a
+  // fixed 130 bits truncated its bounds, and APInt's sext wrote past its
+  // storage, tester P), and 130 at least for the 2^64 test.
+  unsigned W = 2 + std::max({V[0]->getBitWidth(), V[1]->getBitWidth(), V[2]->getBitWidth(), 128u});
+  auto Wide = [W](const llvm::APSInt &X) {
+    return llvm::APSInt(X.isUnsigned() ? X.zext(W) : X.sext(W), /*isUnsigned=*/false);
   };
   llvm::APSInt F = Wide(*V[0]), T = Wide(*V[1]), St = Wide(*V[2]);
   if (Up ? F <= T : F >= T) {
