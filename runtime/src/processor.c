@@ -2949,6 +2949,18 @@ static int note_order(const void *x, const void *y) {
   return a->act.cur < b->act.cur ? -1 : a->act.cur > b->act.cur;
 }
 
+/* The constructs from b's upwards, added to seen[0 .. *nseen) where it
+ * does not hold them yet (for construct_notes). */
+static void constructs_of(const parc_batch *b, parc_drt **seen, int *nseen) {
+  for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL) {
+    int dup = 0;
+    for (int i = 0; i < *nseen && !dup; i++)
+      dup = seen[i] == x;
+    if (!dup && *nseen < DEADLOCK_SEEN)
+      seen[(*nseen)++] = x;
+  }
+}
+
 /* parc_deadlock's note on blocked context c, then one on each parent
  * waiting at epar from its construct upwards that seen[0 .. *nseen) does
  * not hold yet (added to it). */
@@ -2989,14 +3001,7 @@ static void deadlock_note(FILE *f, parc_ctx *c, parc_drt **seen, int *nseen) {
       fprintf(f, "parc: note: %s%s waits on %s%s\n", what, in, name,
               never ? " (never given to parc_sem_init: it started at 0)" : "");
   }
-  /* The constructs from this activity's upwards, for construct_notes. */
-  for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL) {
-    int dup = 0;
-    for (int i = 0; i < *nseen && !dup; i++)
-      dup = seen[i] == x;
-    if (!dup && *nseen < DEADLOCK_SEEN)
-      seen[(*nseen)++] = x;
-  }
+  constructs_of(b, seen, nseen);
 }
 
 /* After the notes on blocked activities (the report's order: parc_P, then
@@ -3035,8 +3040,14 @@ static void construct_notes(FILE *f, parc_drt **seen, int nseen) {
 
 void parc_deadlock(void) {
   FILE *f = stderr;
-  parc_drt *seen[DEADLOCK_SEEN];
-  int nseen = 0, notes = 0, more = 0;
+  /* The constructs of the activities noted, and of those past the note
+   * limit: the activities of the latter that wait at a stackless sync get
+   * no note of their own and are counted in "and N more" (they were left
+   * out of it, tester P, s47). */
+  parc_drt *seen[DEADLOCK_SEEN], *unseen[DEADLOCK_SEEN];
+  int nseen = 0, nunseen = 0;
+  int notes = 0;
+  uint64_t more = 0;
   /* Two processors watching the program's own threads may both see them
    * end (watch_foreign): one report. */
   static int reporting;
@@ -3062,10 +3073,12 @@ void parc_deadlock(void) {
       for (parc_ctx *c = q->blocked; c; c = c->bnext) {
         if ((c->wait_kind == PARC_WAIT_SEM) != (pass == 0))
           continue;
-        if (n < DEADLOCK_SORTED)
+        if (n < DEADLOCK_SORTED) {
           sorted[n++] = c;
-        else
+        } else {
           more++;
+          constructs_of(c->cur_act, unseen, &nunseen);
+        }
       }
       unlock_if(&q->blocked_lock);
     }
@@ -3076,12 +3089,24 @@ void parc_deadlock(void) {
         deadlock_note(f, sorted[i], seen, &nseen);
       } else {
         more++;
+        constructs_of(sorted[i]->cur_act, unseen, &nunseen);
       }
     }
   }
   construct_notes(f, seen, nseen);
+  for (int k = 0; k < nunseen; k++) {
+    int dup = 0;
+    for (int i = 0; i < nseen && !dup; i++)
+      dup = seen[i] == unseen[k];
+    if (dup || !unseen[k]->bar_used)
+      continue;
+    char at[PARC_CALL_TEXT];
+    lock_if(&unseen[k]->lock);
+    more += framed_places(unseen[k], at, sizeof at);
+    unlock_if(&unseen[k]->lock);
+  }
   if (more)
-    fprintf(f, "parc: note: and %d more blocked %s\n", more,
+    fprintf(f, "parc: note: and %llu more blocked %s\n", (unsigned long long)more,
             more == 1 ? "activity" : "activities");
   fflush(f);
   if (parc_rt.trace)
