@@ -2700,10 +2700,6 @@ static void describe_site(char *buf, size_t n, const parc_site *s) {
            s ? s->col : 0, s ? parc_kind_word(s->kind) : "parfor", s && s->func ? s->func : "?");
 }
 
-/* "activity K of SITE" or "main", then up to `levels` of the activities
- * it was started by ("within activity J of SITE"): six activities of an
- * inner construct that a parfor started once per index are told apart by
- * the index of the one around them. */
 /* The value of an index of `size` bytes (1 to 16) and signedness sgn that
  * is FROM + j x STEP modulo 2^(8 size), FROM and STEP being the
  * environment's words at from and step, in decimal. */
@@ -2788,6 +2784,10 @@ static void activity_names(char *buf, size_t n, const parc_drt *d, uint64_t k) {
   snprintf(buf, n, " (%s = %s to %s)", nm->index, a, z);
 }
 
+/* "activity K (WHAT) of SITE" or "main", then up to `levels` of the activities
+ * it was started by ("within activity J (WHAT) of SITE"): six activities of an
+ * inner construct that a parfor started once per index are told apart by
+ * the index of the one around them. */
 static void describe_activity_in(char *buf, size_t n, const parc_batch *b, int levels) {
   if (!b || !b->d || !b->d->site) {
     snprintf(buf, n, "main");
@@ -2951,14 +2951,17 @@ static int note_order(const void *x, const void *y) {
 
 /* The constructs from b's upwards, added to seen[0 .. *nseen) where it
  * does not hold them yet (for construct_notes). */
+static int holds(parc_drt *const *list, int n, const parc_drt *x) {
+  for (int i = 0; i < n; i++)
+    if (list[i] == x)
+      return 1;
+  return 0;
+}
+
 static void constructs_of(const parc_batch *b, parc_drt **seen, int *nseen) {
-  for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL) {
-    int dup = 0;
-    for (int i = 0; i < *nseen && !dup; i++)
-      dup = seen[i] == x;
-    if (!dup && *nseen < DEADLOCK_SEEN)
+  for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL)
+    if (!holds(seen, *nseen, x) && *nseen < DEADLOCK_SEEN)
       seen[(*nseen)++] = x;
-  }
 }
 
 /* parc_deadlock's note on blocked context c, then one on each parent
@@ -3095,10 +3098,7 @@ void parc_deadlock(void) {
   }
   construct_notes(f, seen, nseen);
   for (int k = 0; k < nunseen; k++) {
-    int dup = 0;
-    for (int i = 0; i < nseen && !dup; i++)
-      dup = seen[i] == unseen[k];
-    if (dup || !unseen[k]->bar_used)
+    if (holds(seen, nseen, unseen[k]) || !unseen[k]->bar_used)
       continue;
     char at[PARC_CALL_TEXT];
     lock_if(&unseen[k]->lock);

@@ -447,6 +447,14 @@ static void write_event(FILE *f, int tid, const parc_tev *e, const parc_tev *e2)
 
 /* Close what is open on the exiting thread's processor, then write the file
  * (once; later calls do nothing). */
+/* The warning that the trace file could not be opened or written (errno
+ * says why), on a line of its own where nl says the program's output left
+ * one unterminated (parc_out_unterminated). */
+static void cannot_write(int nl) {
+  fprintf(stderr, "%sparc: warning: PARC_TRACE=%s: cannot write the trace: %s\n",
+          nl ? "\n" : "", trace_path, strerror(errno));
+}
+
 void parc_trace_flush(void) {
   if (!trace_abspath || getpid() != trace_pid || __atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
     return;
@@ -477,8 +485,7 @@ void parc_trace_flush(void) {
   sigaction(SIGXFSZ, &ign, &old_xfsz);
   FILE *f = fopen(trace_abspath, "we");
   if (!f) {
-    fprintf(stderr, "%sparc: warning: PARC_TRACE=%s: cannot write the trace: %s\n",
-            nl ? "\n" : "", trace_path, strerror(errno));
+    cannot_write(nl);
     sigaction(SIGXFSZ, &old_xfsz, NULL);
     return;
   }
@@ -546,7 +553,6 @@ void parc_trace_flush(void) {
   put_str(f, program_invocation_name);
   fprintf(f, ", \"dropped\": %llu}}\n", (unsigned long long)dropped);
   if (fclose(f) != 0)
-    fprintf(stderr, "%sparc: warning: PARC_TRACE=%s: cannot write the trace: %s\n",
-            nl ? "\n" : "", trace_path, strerror(errno));
+    cannot_write(nl);
   sigaction(SIGXFSZ, &old_xfsz, NULL);
 }
