@@ -43,6 +43,12 @@ public:
 
 static llvm::DenseMap<const FunctionDecl *, const CallExpr *> calledByActivities(Session &S);
 
+/// Does R hold L (its ends included)?
+static bool encloses(const SourceManager &SM, SourceRange R, SourceLocation L) {
+  return !SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
+         !SM.isBeforeInTranslationUnit(R.getEnd(), L);
+}
+
 /// The variable that C's index hides where the construct is written (`int
 /// i = 3; parfor int i; i; 9; 1;`): the innermost local of the function
 /// declared before the construct in a block around it, else a parameter,
@@ -73,8 +79,7 @@ static const VarDecl *hiddenByIndex(Session &S, const Construct &C) {
       DynTypedNodeList Qs = S.Ctx.getParents(*Decl);
       Scope = Qs.empty() ? nullptr : Qs[0].get<Stmt>();
     }
-    if (!Scope || !S.SM.isBeforeInTranslationUnit(Scope->getBeginLoc(), At) ||
-        !S.SM.isBeforeInTranslationUnit(At, Scope->getEndLoc()))
+    if (!Scope || !encloses(S.SM, Scope->getSourceRange(), At))
       continue;
     if (!Best || S.SM.isBeforeInTranslationUnit(Best->getLocation(), V->getLocation()))
       Best = V;
@@ -96,8 +101,7 @@ static bool inCalledFunction(Session &S, const Stmt *St,
                              const llvm::DenseMap<const FunctionDecl *, const CallExpr *> &Called) {
   for (const auto &F : S.M.Functions) {
     const Stmt *Body = F->FD->getBody();
-    if (Body && !S.SM.isBeforeInTranslationUnit(St->getBeginLoc(), Body->getBeginLoc()) &&
-        !S.SM.isBeforeInTranslationUnit(Body->getEndLoc(), St->getBeginLoc()))
+    if (Body && encloses(S.SM, Body->getSourceRange(), St->getBeginLoc()))
       return Called.count(F->FD->getCanonicalDecl());
   }
   return false;
@@ -2199,8 +2203,7 @@ static const Activity *activityOf(Session &S, const Stmt *St) {
   for (const auto &CP : S.M.Constructs)
     for (const auto &A : CP->Acts) {
       SourceRange R = A->Body->getSourceRange();
-      if (!S.SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
-          !S.SM.isBeforeInTranslationUnit(R.getEnd(), L) &&
+      if (encloses(S.SM, R, L) &&
           (!In || S.SM.isBeforeInTranslationUnit(In->Body->getBeginLoc(), R.getBegin())))
         In = A.get();
     }
