@@ -574,26 +574,36 @@ static char *fault_sp(void *ucv) {
 #endif
 }
 
-/* The report of a stack overflow, then the exit (status 1).  What the
- * program printed before is kept: stdout, when it goes to a file or a
+/* The report of a stack overflow is written here, by the first processor
+ * that overflows: not on the signal stack, which on main's thread may be a
+ * small one of the program's own. */
+static char overflow_msg[4096];
+
+/* Only one report: a second processor that overflows at the same time
+ * waits here for the first one's _exit, which ends every thread. */
+static void overflow_claim(void) {
+  static int reporting;
+  if (__atomic_exchange_n(&reporting, 1, __ATOMIC_ACQ_REL))
+    for (;;)
+      pause();
+}
+
+/* Write the report in overflow_msg (n bytes), then exit (status 1).  What
+ * the program printed before is kept: stdout, when it goes to a file or a
  * pipe, still held it in its buffer, and _exit dropped it.  stdio is not
  * for signal handlers: the message goes out first, with write, and the
  * flush is a best effort after it, only if no other thread holds stdout
  * (the overflowing one may, in the middle of a printf: then its buffer is
  * written as it stands). */
-static void overflow_exit(const char *msg, int n) {
-  /* Two processors that overflow at once would print the report twice:
-   * the second waits for the first one's _exit, which ends every thread. */
-  static int reporting;
-  if (__atomic_exchange_n(&reporting, 1, __ATOMIC_ACQ_REL))
-    for (;;)
-      pause();
+static _Noreturn void overflow_exit(int n) {
   /* On a line of its own (init.c): only what stdout has written so far
    * comes before it. */
   if (parc_out_unterminated(0) && write(2, "\n", 1) < 0) {
     /* nothing more can be done in a signal handler */
   }
-  if (n > 0 && write(2, msg, (size_t)n) < 0) {
+  if (n > (int)sizeof overflow_msg - 1)
+    n = (int)sizeof overflow_msg - 1;
+  if (n > 0 && write(2, overflow_msg, (size_t)n) < 0) {
     /* nothing more can be done in a signal handler */
   }
   if (ftrylockfile(stdout) == 0) {
@@ -665,44 +675,47 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
   char *addr = si->si_addr;
   if ((!c || !c->is_env) && (!p || p->id == 0) && main_overflow(addr, fault_sp(uc))) {
     /* main's own stack: main, or activities main ran inline on it. */
-    char buf[512];
-    int n;
+    overflow_claim();
     parc_batch *b = c ? c->cur_act : NULL;
+    char *m = overflow_msg;
+    size_t room = sizeof overflow_msg;
+    int n;
     if (b && b->d && b->d->site) {
-      const parc_site *s = b->d->site;
-      n = snprintf(buf, sizeof buf,
-                   "parc: error: stack overflow on main's stack, in an activity of %s:%u:%u (%s) "
-                   "run inline by main (stack limit %zu KiB; raise it with ulimit -s)\n",
-                   s->file ? s->file : "?", s->line, s->col, s->func ? s->func : "?",
-                   main_limit / 1024);
+      n = snprintf(m, room, "parc: error: stack overflow on main's stack, in ");
+      parc_describe_activity(m + n, room - (size_t)n, b);
+      n += (int)strlen(m + n);
+      n += snprintf(m + n, room - (size_t)n,
+                    ", run inline by main (stack limit %zu KiB; raise it with ulimit -s)\n",
+                    main_limit / 1024);
     } else {
-      n = snprintf(buf, sizeof buf,
+      n = snprintf(m, room,
                    "parc: error: stack overflow in main (stack limit %zu KiB; raise it with "
                    "ulimit -s)\n",
                    main_limit / 1024);
     }
-    overflow_exit(buf, n);
+    overflow_exit(n);
   }
   size_t guard = c && c->is_env ? env_guard() : parc_rt.page;
   if (c && c->stack_lo && addr >= c->stack_lo - guard && addr < c->stack_lo) {
-    char buf[512];
-    int n;
+    overflow_claim();
     parc_batch *b = c->cur_act;
+    char *m = overflow_msg;
+    size_t room = sizeof overflow_msg;
+    int n;
     if (b && b->d && b->d->site) {
-      const parc_site *s = b->d->site;
-      n = snprintf(buf, sizeof buf,
-                   "parc: error: stack overflow in an activity of %s:%u:%u (%s) "
-                   "(stack size %zu KiB; set PARC_STACK_SIZE)\n",
-                   s->file ? s->file : "?", s->line, s->col, s->func ? s->func : "?",
-                   parc_rt.stack_size / 1024);
+      n = snprintf(m, room, "parc: error: stack overflow in ");
+      parc_describe_activity(m + n, room - (size_t)n, b);
+      n += (int)strlen(m + n);
+      n += snprintf(m + n, room - (size_t)n,
+                    " (stack size %zu KiB; set PARC_STACK_SIZE)\n", parc_rt.stack_size / 1024);
     } else {
-      n = snprintf(buf, sizeof buf,
+      n = snprintf(m, room,
                    "parc: error: stack overflow in the runtime scheduler (processor %d): a "
                    "signal handler that ran there needed more than its %zu KiB, or a runtime "
                    "bug\n",
                    p->id, (size_t)(c->stack_hi - c->stack_lo) / 1024);
     }
-    overflow_exit(buf, n);
+    overflow_exit(n);
   }
   put_back_old(sig);
 }

@@ -150,6 +150,11 @@ PARC_INTERNAL int parc_sem_adopted(const void *sem);
 struct parc_batch;
 PARC_INTERNAL void parc_sem_describe(char *buf, size_t n, const void *sem,
                                      const struct parc_batch *b);
+/* "activity K (i = 3) of FILE:LINE:COL (KIND in FUNC)" and the activities
+ * it runs within, as the deadlock report names them; "main" where b is
+ * NULL.  Reads only what b's constructs hold (a stack-overflow report
+ * calls it from its signal handler) (processor.c). */
+PARC_INTERNAL void parc_describe_activity(char *buf, size_t n, const struct parc_batch *b);
 PARC_INTERNAL _Noreturn void parc_assert_fail(const char *cond, const char *file, int line,
                                               const char *func);
 #define PARC_ASSERT(c)                                                         \

@@ -2787,7 +2787,9 @@ static void activity_names(char *buf, size_t n, const parc_drt *d, uint64_t k) {
 /* "activity K (WHAT) of SITE" or "main", then up to `levels` of the activities
  * it was started by ("within activity J (WHAT) of SITE"): six activities of an
  * inner construct that a parfor started once per index are told apart by
- * the index of the one around them. */
+ * the index of the one around them.  Where more are around them than
+ * `levels` (> 0) tells, their number ends it ("within 3998 more
+ * activities"): in a deep recursion, the depth it reached. */
 static void describe_activity_in(char *buf, size_t n, const parc_batch *b, int levels) {
   if (!b || !b->d || !b->d->site) {
     snprintf(buf, n, "main");
@@ -2806,9 +2808,16 @@ static void describe_activity_in(char *buf, size_t n, const parc_batch *b, int l
                             (unsigned long long)up->act.cur, names, site);
     up = up->d->parent;
   }
+  if (levels > 0 && len < n && up && up->d && up->d->site) {
+    uint64_t more = 0;
+    for (; up && up->d && up->d->site; up = up->d->parent)
+      more++;
+    snprintf(buf + len, n - len, " within %llu more %s", (unsigned long long)more,
+             more == 1 ? "activity" : "activities");
+  }
 }
 
-static void describe_activity(char *buf, size_t n, const parc_batch *b) {
+void parc_describe_activity(char *buf, size_t n, const parc_batch *b) {
   describe_activity_in(buf, n, b, 3);
 }
 
@@ -2821,7 +2830,7 @@ static const parc_batch *running_batch(void) {
 
 /* The activity the calling thread runs ("main" where it runs none). */
 static void describe_running(char *buf, size_t n) {
-  describe_activity(buf, n, running_batch());
+  parc_describe_activity(buf, n, running_batch());
 }
 
 /* "OP(ARG) at FILE:LINE:COL": a call as written, from the site parcc
@@ -3035,7 +3044,7 @@ static void construct_notes(FILE *f, parc_drt **seen, int nseen) {
               (unsigned long long)left);
     if (!w)
       continue;
-    describe_activity(what, sizeof what, x->parent);
+    parc_describe_activity(what, sizeof what, x->parent);
     fprintf(f, "parc: note: %s waits at the epar of %s for %llu unfinished %s\n", what, site,
             (unsigned long long)left, left == 1 ? "activity" : "activities");
   }

@@ -20,7 +20,9 @@
 // RUN: sh -c 'ulimit -s 1024; env PARC_NPROCS=1 %t rec; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=REC
 // RUN: sh -c 'ulimit -s 1024; env PARC_NPROCS=4 %t rec; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=REC
 // RUN: sh -c 'ulimit -s 2048; env PARC_NPROCS=2 %t plain; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=PLAIN
-// REC: parc: error: stack overflow on main's stack, in an activity of mainovf.pc:3:5 (rec) run inline by main (stack limit 1024 KiB; raise it with ulimit -s)
+// The activity is named with three of the activities it runs within, and
+// the number of those left out: the depth the recursion reached.
+// REC: parc: error: stack overflow on main's stack, in activity 0 of mainovf.pc:3:5 (parblock in rec) within activity 0 of mainovf.pc:3:5 (parblock in rec) within activity 0 of mainovf.pc:3:5 (parblock in rec) within activity 0 of mainovf.pc:3:5 (parblock in rec) within {{[1-9][0-9]+}} more activities, run inline by main (stack limit 1024 KiB; raise it with ulimit -s)
 // REC-NEXT: status=1
 // PLAIN: parc: error: stack overflow in main (stack limit 2048 KiB; raise it with ulimit -s)
 // PLAIN-NEXT: status=1

@@ -1,4 +1,5 @@
-// An activity that overflows its envelope stack is reported by construct,
+// An activity that overflows its envelope stack is reported by number and
+// construct,
 // with the stack size and the variable to raise it; a fault that is not a
 // guard-page hit keeps its ordinary meaning.
 //
@@ -16,8 +17,8 @@
 // RUN: %not %run-1 %t 2>&1 | %FileCheck %s
 // RUN: env PARC_STACK_SIZE=64K %not %run-4 %t 2>&1 | %FileCheck %s --check-prefix=SMALL
 // RUN: env PARC_NPROCS=1 %not --crash %t null 2>&1 | %FileCheck %s --check-prefix=NULL
-// CHECK: parc: error: stack overflow in an activity of overflow.pc:5:3 (main) (stack size 1024 KiB; set PARC_STACK_SIZE)
-// SMALL: parc: error: stack overflow in an activity of overflow.pc:5:3 (main) (stack size 64 KiB; set PARC_STACK_SIZE)
+// CHECK: parc: error: stack overflow in activity {{[01]}} of overflow.pc:5:3 (parfor in main) (stack size 1024 KiB; set PARC_STACK_SIZE)
+// SMALL: parc: error: stack overflow in activity {{[01]}} of overflow.pc:5:3 (parfor in main) (stack size 64 KiB; set PARC_STACK_SIZE)
 // NULL: null pointer store
 // NULL-NOT: stack overflow
 #include <parc_abi.h>

@@ -16,8 +16,8 @@
 // RUN: %not %run-1 %t 2>&1 | %FileCheck %s
 // RUN: env PARC_STACK_SIZE=64K %not %run-4 %t 2>&1 | %FileCheck %s --check-prefix=SMALL
 // RUN: env PARC_STATS=1 PARC_NPROCS=1 %t ok 2>&1 | %FileCheck %s --check-prefix=STATS
-// CHECK: parc: error: stack overflow in an activity of overflow_batch.pc:4:3 (main) (stack size 1024 KiB; set PARC_STACK_SIZE)
-// SMALL: parc: error: stack overflow in an activity of overflow_batch.pc:4:3 (main) (stack size 64 KiB; set PARC_STACK_SIZE)
+// CHECK: parc: error: stack overflow in activity 70 of overflow_batch.pc:4:3 (parfor in main) (stack size 1024 KiB; set PARC_STACK_SIZE)
+// SMALL: parc: error: stack overflow in activity 70 of overflow_batch.pc:4:3 (parfor in main) (stack size 64 KiB; set PARC_STACK_SIZE)
 // Without the recursion: 99 envelopes, two batches (64 + 35) at P = 1.
 // STATS: passed 100
 // STATS: parc: stats: total procs=1 {{.*}}envelopes_created=99 {{.*}}blocked=100
