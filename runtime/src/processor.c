@@ -2932,12 +2932,15 @@ void parc_fatal_sem_overflow(const void *sem, const parc_wait_site *site) {
 
 enum { DEADLOCK_NOTES = 16, DEADLOCK_SEEN = 64, DEADLOCK_SORTED = 4096 };
 
-/* The order of the notes: by construct site, then by construct execution,
- * then by activity number (main, with no batch, first).  The registries'
- * order (newest blocked first, processor by processor) read "activity 3,
- * 2, 1, 0, 4, 9, 8" to a tester. */
-static int note_order(const void *x, const void *y) {
-  const parc_batch *a = (*(parc_ctx *const *)x)->cur_act, *b = (*(parc_ctx *const *)y)->cur_act;
+/* The order of activities a and b in the notes: by construct site, then
+ * by construct execution, then by activity number (main, with no batch,
+ * first).  Two executions of one construct are in the order of the
+ * activities they run within (an inner construct's activities by the
+ * index of the parfor activity around them), up to `levels` constructs
+ * up; beyond, in no particular order.  The registries' order (newest
+ * blocked first, processor by processor) read "activity 3, 2, 1, 0, 4, 9,
+ * 8" to a tester; the executions' addresses read "k = 1, 5, 4, 3, 2, 0". */
+static int batch_order(const parc_batch *a, const parc_batch *b, int levels) {
   const parc_drt *da = a ? a->d : NULL, *db = b ? b->d : NULL;
   if (!da || !db)
     return (da != NULL) - (db != NULL);
@@ -2953,9 +2956,17 @@ static int note_order(const void *x, const void *y) {
     if (ca != cb)
       return ca < cb ? -1 : 1;
   }
-  if (da != db)
+  if (da != db) {
+    int c = levels > 0 ? batch_order(da->parent, db->parent, levels - 1) : 0;
+    if (c)
+      return c;
     return (uintptr_t)da < (uintptr_t)db ? -1 : 1;
+  }
   return a->act.cur < b->act.cur ? -1 : a->act.cur > b->act.cur;
+}
+
+static int note_order(const void *x, const void *y) {
+  return batch_order((*(parc_ctx *const *)x)->cur_act, (*(parc_ctx *const *)y)->cur_act, 8);
 }
 
 /* The constructs from b's upwards, added to seen[0 .. *nseen) where it
@@ -3035,16 +3046,19 @@ static void construct_notes(FILE *f, parc_drt **seen, int nseen) {
     unlock_if(&x->lock);
     char site[512];
     describe_site(site, sizeof site, x->site);
+    parc_describe_activity(what, sizeof what, x->parent);
+    /* The activity the construct runs within tells its executions apart. */
+    int in_main = strcmp(what, "main") == 0;
     if (framed) /* activities waiting at a stackless sync (frame.c) */
       fprintf(f,
-              "parc: note: %llu %s of %s %s at %s (%llu of %llu unfinished activities "
+              "parc: note: %llu %s of %s%s%s %s at %s (%llu of %llu unfinished activities "
               "arrived)\n",
               (unsigned long long)framed, framed == 1 ? "activity" : "activities", site,
+              in_main ? "" : " within ", in_main ? "" : what,
               framed == 1 ? "waits" : "wait", at, (unsigned long long)arrived,
               (unsigned long long)left);
     if (!w)
       continue;
-    parc_describe_activity(what, sizeof what, x->parent);
     fprintf(f, "parc: note: %s waits at the epar of %s for %llu unfinished %s\n", what, site,
             (unsigned long long)left, left == 1 ? "activity" : "activities");
   }
