@@ -146,7 +146,8 @@ typedef struct parc_site {
  * activity by its number in its construct and by what the user wrote: a
  * parfor's index value, the index values of an lparfor chunk, a parblock
  * section's line ("activity 3 (i = 16) of prog.pc:12:5 (parfor in f)",
- * "activity 1 (i = 250 to 499) of ...", "activity 1 (the section at line
+ * "activity 1 (i = 250 to 499) of ...", "(i = 501, 504, ..., 999)" for a
+ * chunk whose step is not 1 or -1, "activity 1 (the section at line
  * 14) of ...", or "(the section at line 14, column 22)" where sections
  * share a line).  For a parfor or lparfor, the index as written, the size
  * of its type (1 to 16 bytes) and whether that type is signed, and where

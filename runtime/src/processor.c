@@ -2745,6 +2745,24 @@ static void index_value(char *buf, size_t n, const unsigned char *from,
     snprintf(buf, n, "%llu", (unsigned long long)v);
 }
 
+/* Is STEP, the environment's word at step for an index of `size` bytes,
+ * 1 or -1 in the index's width (consecutive values)? */
+static int unit_step(const unsigned char *step, unsigned size) {
+#ifdef __SIZEOF_INT128__
+  if (size == 16) {
+    unsigned __int128 s;
+    memcpy(&s, step, sizeof s);
+    return s == 1 || s == ~(unsigned __int128)0;
+  }
+#endif
+  if (size > 8)
+    return 0;
+  uint64_t s, mask = size == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * size)) - 1;
+  memcpy(&s, step, sizeof s);
+  s &= mask;
+  return s == 1 || s == mask;
+}
+
 /* What the site's names say of activity k of d (parc_abi.h, "Names of
  * activities"): " (i = 16)", " (i = 250 to 499)" for an lparfor chunk,
  * " (the section at line 14)"; "" where the site has none. */
@@ -2774,14 +2792,22 @@ static void activity_names(char *buf, size_t n, const parc_drt *d, uint64_t k) {
     lo = parc_chunk_lo(niter, d->count, k);
     hi = parc_chunk_lo(niter, d->count, k + 1) - 1;
   }
-  char a[48], z[48];
+  char a[48], b[48], z[48];
   index_value(a, sizeof a, from, step, nm->size, nm->is_signed, lo);
   if (hi == lo) {
     snprintf(buf, n, " (%s = %s)", nm->index, a);
     return;
   }
   index_value(z, sizeof z, from, step, nm->size, nm->is_signed, hi);
-  snprintf(buf, n, " (%s = %s to %s)", nm->index, a, z);
+  if (unit_step(step, nm->size)) {
+    snprintf(buf, n, " (%s = %s to %s)", nm->index, a, z);
+    return;
+  }
+  /* A chunk with a step of 3 holds every third value: "0 to 999" read as
+   * all of them. */
+  index_value(b, sizeof b, from, step, nm->size, nm->is_signed, lo + 1);
+  snprintf(buf, n, hi == lo + 1 ? " (%s = %s, %s)" : " (%s = %s, %s, ..., %s)", nm->index, a,
+           hi == lo + 1 ? z : b, z);
 }
 
 /* "activity K (WHAT) of SITE" or "main", then up to `levels` of the activities
