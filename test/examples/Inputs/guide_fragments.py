@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""docs/guide.md also shows fragments (the classic mistakes of section 3):
+"""docs/guide.md also shows fragments (the classic mistakes of section 3, a
+split into blocks, a pbreak search):
 ```c blocks that are not whole programs.  Each must still be valid PARC:
 it is put into a function, after declarations of the names the fragments
 use, and parcc must accept it (-fsyntax-only) without a warning.
@@ -18,6 +19,11 @@ extern int f(int);
 extern int compute(void);
 int a[100];
 int x, y;
+#define N 1000000
+#define BLOCK 10000
+int v[N];
+long where, n;
+double part[64];
 """
 
 guide, parcc, tmp = sys.argv[1:4]
