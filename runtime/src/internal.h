@@ -530,11 +530,16 @@ typedef struct parc_proc {
   parc_rep *rhead, *rtail;
   int nlisted;                /* listed descs + reps (under lock) */
 
-  /* Ready list (FIFO; multi-producer, under ready_lock). */
+  /* Ready lists (FIFO; multi-producer, under ready_lock): the contexts
+   * any processor may take, and those pinned here (mapped chunks), apart,
+   * so that a thief finds the first kind without walking past the second
+   * (processor.c, "Ready lists"). */
   _Alignas(PARC_CACHELINE) parc_spin ready_lock;
   parc_ctx *rdy_head, *rdy_tail;
-  int nready;                 /* hint (atomic) */
-  int nstealable;             /* hint (atomic): unpinned ones */
+  parc_ctx *pin_head, *pin_tail;
+  int pin_turn;               /* the owner takes the pinned list next (under ready_lock) */
+  int nready;                 /* hint (atomic): on both lists */
+  int nstealable;             /* hint (atomic): on rdy (unpinned ones) */
   int idle;                   /* hint (atomic): in idle(), looking for work;
                                  here, where parc_ready has just written */
 

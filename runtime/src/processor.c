@@ -1027,7 +1027,8 @@ int parc_sem_spin(parc_proc *p, const int *value, const unsigned *watch, uint64_
 static int work_recheck(parc_proc *p) {
   int found = 0;
   parc_spin_lock(&p->ready_lock);
-  found |= p->rdy_head != NULL || p->rn_head != NULL || p->ro_head != NULL;
+  found |= p->rdy_head != NULL || p->pin_head != NULL || p->rn_head != NULL ||
+           p->ro_head != NULL;
   parc_spin_unlock(&p->ready_lock);
   parc_spin_lock(&p->inbox_lock);
   found |= p->inbox_n != p->inbox_head;
@@ -1041,9 +1042,7 @@ static int work_recheck(parc_proc *p) {
     parc_spin_unlock(&q->lock);
     if (q != p && !found) {
       parc_spin_lock(&q->ready_lock);
-      found |= q->rn_head != NULL || q->ro_head != NULL;
-      for (parc_ctx *c = q->rdy_head; c && !found; c = c->next)
-        found |= c->pin < 0;
+      found |= q->rn_head != NULL || q->ro_head != NULL || q->rdy_head != NULL;
       parc_spin_unlock(&q->ready_lock);
     }
   }
@@ -1496,14 +1495,37 @@ static parc_proc *ready_target(parc_ctx *c) {
   return c->last ? c->last : &parc_rt.procs[0];
 }
 
+/* Append first..last to one of q's ready lists.  Caller holds
+ * q->ready_lock. */
+static inline void ready_append_locked(parc_ctx **head, parc_ctx **tail, parc_ctx *first,
+                                       parc_ctx *last) {
+  last->next = NULL;
+  if (*tail)
+    (*tail)->next = first;
+  else
+    *head = first;
+  *tail = last;
+}
+
+/* Ready the chain first..last of n contexts, `unpinned` of them not
+ * pinned, on q: in O(1) where they are all of one kind, as a barrier's
+ * release usually is; else one pass to sort them onto the two lists. */
 static void ready_push(parc_proc *q, parc_ctx *first, parc_ctx *last, int n, int unpinned) {
   last->next = NULL;
   lock_if(&q->ready_lock);
-  if (q->rdy_tail)
-    q->rdy_tail->next = first;
-  else
-    q->rdy_head = first;
-  q->rdy_tail = last;
+  if (unpinned == n) {
+    ready_append_locked(&q->rdy_head, &q->rdy_tail, first, last);
+  } else if (unpinned == 0) {
+    ready_append_locked(&q->pin_head, &q->pin_tail, first, last);
+  } else {
+    for (parc_ctx *c = first, *nx; c; c = nx) {
+      nx = c->next;
+      if (c->pin < 0)
+        ready_append_locked(&q->rdy_head, &q->rdy_tail, c, c);
+      else
+        ready_append_locked(&q->pin_head, &q->pin_tail, c, c);
+    }
+  }
   hint_add(&q->nready, n);
   hint_add(&q->nstealable, unpinned);
   unlock_if(&q->ready_lock);
@@ -1858,28 +1880,40 @@ static int steal_resume(parc_proc *p) {
   return 0;
 }
 
-/* Unlink c, which follows prev (NULL: c is the head), from p's ready list.
- * Caller holds p->ready_lock. */
+/* Unlink c, which follows prev (NULL: c is the head), from p's ready list
+ * that holds it.  Caller holds p->ready_lock. */
 static inline void ready_unlink_locked(parc_proc *p, parc_ctx *prev, parc_ctx *c) {
+  int unpinned = c->pin < 0;
+  parc_ctx **head = unpinned ? &p->rdy_head : &p->pin_head;
+  parc_ctx **tail = unpinned ? &p->rdy_tail : &p->pin_tail;
   if (prev)
     prev->next = c->next;
   else
-    p->rdy_head = c->next;
-  if (p->rdy_tail == c)
-    p->rdy_tail = prev;
+    *head = c->next;
+  if (*tail == c)
+    *tail = prev;
   hint_add(&p->nready, -1);
-  hint_add(&p->nstealable, -(c->pin < 0));
+  hint_add(&p->nstealable, -unpinned);
 }
 
+/* The owner's next ready context.  Where both lists hold some, it takes
+ * from each in turn: neither kind waits behind an endless run of the
+ * other (two pinned chunks passing a semaphore back and forth beside an
+ * activity they wait for). */
 static parc_ctx *pop_ready(parc_proc *p) {
   int n = hint_get(&p->nready);
   if (!n)
     return NULL;
   lock_if(&p->ready_lock);
-  parc_ctx *prev = NULL, *c = p->rdy_head;
+  int pinned = p->pin_head && (!p->rdy_head || p->pin_turn);
+  if (p->pin_head && p->rdy_head)
+    p->pin_turn = !pinned;
+  parc_ctx *prev = NULL, *c = pinned ? p->pin_head : p->rdy_head;
   if (PARC_UNLIKELY(parc_rt.sched_random) && c) {
-    /* One of the oldest few ready contexts (a bounded walk: the list may
-     * hold thousands after a barrier release). */
+    /* Either list, then one of its oldest few ready contexts (a bounded
+     * walk: the list may hold thousands after a barrier release). */
+    if (p->pin_head && p->rdy_head)
+      c = parc_rand(p, 2) ? p->pin_head : p->rdy_head;
     n = hint_get(&p->nready);
     n = n < PARC_RANDOM_WINDOW ? n : PARC_RANDOM_WINDOW;
     for (uint64_t i = parc_rand(p, (uint64_t)(n > 0 ? n : 1)); i > 0 && c->next; i--) {
@@ -1911,13 +1945,9 @@ static parc_ctx *steal_ready(parc_proc *p) {
     if (!hint_get(&q->nstealable))
       continue;
     parc_spin_lock(&q->ready_lock);
-    parc_ctx *prev = NULL, *c = q->rdy_head;
-    while (c && c->pin >= 0) {
-      prev = c;
-      c = c->next;
-    }
+    parc_ctx *c = q->rdy_head; /* unpinned, all of them */
     if (c)
-      ready_unlink_locked(q, prev, c);
+      ready_unlink_locked(q, NULL, c);
     parc_spin_unlock(&q->ready_lock);
     if (c) {
       PARC_STAT_ADD(p, steals, 1);
@@ -1998,8 +2028,8 @@ void parc_park(parc_proc *p, parc_spin *unlock) {
  * a blocking activity does (its unstarted batch-mates become a rep), parks,
  * and the scheduler, once the registers are saved, appends it to the ready
  * list (PARC_AFTER_READY) and wakes an idle processor to take it over unless
- * it is pinned too.  get_work then pops the oldest ready context: the pinned
- * one, or one readied before it.  An activity that neither polls nor calls
+ * it is pinned too.  get_work then pops a ready context: the oldest pinned
+ * one, or the oldest unpinned one, the lists taking turns.  An activity that neither polls nor calls
  * the runtime still keeps its processor: that is busy-waiting, the program's
  * own risk (contract).  Unpinned ready contexts need none of this: the first
  * processor to look for work steals them (steal_ready). */
@@ -3171,8 +3201,13 @@ static void get_work(parc_proc *p) {
     parc_ctx *c;
     parc_job job;
     parc_susp *r;
-    /* PARC_SCHED=random: sometimes new work before the ready contexts. */
+    /* PARC_SCHED=random: sometimes new work before the ready contexts,
+     * while fewer than PARC_RANDOM_WINDOW wait: each holds a stack, and
+     * new work that blocks in turn adds one (a parfor whose activities
+     * each wait for a mapped chunk on processor 0 piled up 60,000 ready
+     * contexts, 500 MB, at P = 4). */
     if (PARC_UNLIKELY(parc_rt.sched_random) && parc_rand(p, 2) &&
+        hint_get(&p->nready) < PARC_RANDOM_WINDOW &&
         (take_mapped(p, &job) || take_local(p, &job))) {
       run_job(p, &job, NULL);
       continue;
