@@ -2029,9 +2029,9 @@ void parc_park(parc_proc *p, parc_spin *unlock) {
  * and the scheduler, once the registers are saved, appends it to the ready
  * list (PARC_AFTER_READY) and wakes an idle processor to take it over unless
  * it is pinned too.  get_work then pops a ready context: the oldest pinned
- * one, or the oldest unpinned one, the lists taking turns.  An activity that neither polls nor calls
- * the runtime still keeps its processor: that is busy-waiting, the program's
- * own risk (contract).  Unpinned ready contexts need none of this: the first
+ * one, or the oldest unpinned one, the lists taking turns.  An activity
+ * that neither polls nor calls the runtime still keeps its processor: that
+ * is busy-waiting, the program's own risk (contract).  Unpinned ready contexts need none of this: the first
  * processor to look for work steals them (steal_ready). */
 
 /* Hints, read without the lock: a stale pair costs one needless yield, or
