@@ -588,6 +588,14 @@ static void overflow_claim(void) {
       pause();
 }
 
+/* LEAD and the activity b runs as the deadlock report names it, into
+ * overflow_msg: its length so far. */
+static int overflow_activity(const char *lead, const parc_batch *b) {
+  int n = snprintf(overflow_msg, sizeof overflow_msg, "%s", lead);
+  parc_describe_activity(overflow_msg + n, sizeof overflow_msg - (size_t)n, b);
+  return n + (int)strlen(overflow_msg + n);
+}
+
 /* Write the report in overflow_msg (n bytes), then exit (status 1).  What
  * the program printed before is kept: stdout, when it goes to a file or a
  * pipe, still held it in its buffer, and _exit dropped it.  stdio is not
@@ -677,18 +685,14 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
     /* main's own stack: main, or activities main ran inline on it. */
     overflow_claim();
     parc_batch *b = c ? c->cur_act : NULL;
-    char *m = overflow_msg;
-    size_t room = sizeof overflow_msg;
     int n;
     if (b && b->d && b->d->site) {
-      n = snprintf(m, room, "parc: error: stack overflow on main's stack, in ");
-      parc_describe_activity(m + n, room - (size_t)n, b);
-      n += (int)strlen(m + n);
-      n += snprintf(m + n, room - (size_t)n,
+      n = overflow_activity("parc: error: stack overflow on main's stack, in ", b);
+      n += snprintf(overflow_msg + n, sizeof overflow_msg - (size_t)n,
                     ", run inline by main (stack limit %zu KiB; raise it with ulimit -s)\n",
                     main_limit / 1024);
     } else {
-      n = snprintf(m, room,
+      n = snprintf(overflow_msg, sizeof overflow_msg,
                    "parc: error: stack overflow in main (stack limit %zu KiB; raise it with "
                    "ulimit -s)\n",
                    main_limit / 1024);
@@ -699,17 +703,13 @@ static void segv_handler(int sig, siginfo_t *si, void *uc) {
   if (c && c->stack_lo && addr >= c->stack_lo - guard && addr < c->stack_lo) {
     overflow_claim();
     parc_batch *b = c->cur_act;
-    char *m = overflow_msg;
-    size_t room = sizeof overflow_msg;
     int n;
     if (b && b->d && b->d->site) {
-      n = snprintf(m, room, "parc: error: stack overflow in ");
-      parc_describe_activity(m + n, room - (size_t)n, b);
-      n += (int)strlen(m + n);
-      n += snprintf(m + n, room - (size_t)n,
+      n = overflow_activity("parc: error: stack overflow in ", b);
+      n += snprintf(overflow_msg + n, sizeof overflow_msg - (size_t)n,
                     " (stack size %zu KiB; set PARC_STACK_SIZE)\n", parc_rt.stack_size / 1024);
     } else {
-      n = snprintf(m, room,
+      n = snprintf(overflow_msg, sizeof overflow_msg,
                    "parc: error: stack overflow in the runtime scheduler (processor %d): a "
                    "signal handler that ran there needed more than its %zu KiB, or a runtime "
                    "bug\n",

@@ -2031,8 +2031,9 @@ void parc_park(parc_proc *p, parc_spin *unlock) {
  * it is pinned too.  get_work then pops a ready context: the oldest pinned
  * one, or the oldest unpinned one, the lists taking turns.  An activity
  * that neither polls nor calls the runtime still keeps its processor: that
- * is busy-waiting, the program's own risk (contract).  Unpinned ready contexts need none of this: the first
- * processor to look for work steals them (steal_ready). */
+ * is busy-waiting, the program's own risk (contract).  Unpinned ready
+ * contexts need none of this: the first processor to look for work steals
+ * them (steal_ready). */
 
 /* Hints, read without the lock: a stale pair costs one needless yield, or
  * one more operation before it. */
@@ -3025,8 +3026,7 @@ static int note_order(const void *x, const void *y) {
   return batch_order((*(parc_ctx *const *)x)->cur_act, (*(parc_ctx *const *)y)->cur_act, 8);
 }
 
-/* The constructs from b's upwards, added to seen[0 .. *nseen) where it
- * does not hold them yet (for construct_notes). */
+/* Does list[0 .. n) hold x? */
 static int holds(parc_drt *const *list, int n, const parc_drt *x) {
   for (int i = 0; i < n; i++)
     if (list[i] == x)
@@ -3034,6 +3034,8 @@ static int holds(parc_drt *const *list, int n, const parc_drt *x) {
   return 0;
 }
 
+/* The constructs from b's upwards, added to seen[0 .. *nseen) where it
+ * does not hold them yet (for construct_notes). */
 static void constructs_of(const parc_batch *b, parc_drt **seen, int *nseen) {
   for (parc_drt *x = b ? b->d : NULL; x; x = x->parent ? x->parent->d : NULL)
     if (!holds(seen, *nseen, x) && *nseen < DEADLOCK_SEEN)
