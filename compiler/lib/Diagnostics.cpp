@@ -722,16 +722,15 @@ void DiagPrinter::macroBacktrace(const Diagnostic &Info) {
 /// not that keyword's own error?  `parfor int i; 0; 3; 1;` in a header drew
 /// "expected ';' after expression" and four "expression result unused"
 /// after the error that says constructs are not translated there.
-bool DiagPrinter::onStrayLine(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
+bool DiagPrinter::onStrayLine(DiagnosticsEngine::Level Level, const Diagnostic &Info,
+                              StringRef Msg) {
   if (Level == DiagnosticsEngine::Note || !Info.hasSourceManager() ||
       Info.getLocation().isInvalid())
     return false;
   const SourceManager &SM = Info.getSourceManager();
   SourceLocation F = SM.getExpansionLoc(Info.getLocation());
   auto Line = std::make_tuple(&SM, SM.getFileID(F), SM.getExpansionLineNumber(F));
-  SmallString<64> M;
-  Info.FormatDiagnostic(M);
-  if (!strayKeyword(Level, M).empty()) {
+  if (!strayKeyword(Level, Msg).empty()) {
     StrayLines.insert(Line);
     return false;
   }
@@ -740,7 +739,10 @@ bool DiagPrinter::onStrayLine(DiagnosticsEngine::Level Level, const Diagnostic &
 
 void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
   noteError(Level, Info);
-  if (onStrayLine(Level, Info)) {
+  // Clang's message, formatted once for every test below.
+  SmallString<256> Raw;
+  Info.FormatDiagnostic(Raw);
+  if (onStrayLine(Level, Info, Raw)) {
     DropNotes = true;
     return;
   }
@@ -768,10 +770,8 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   if (Level <= DiagnosticsEngine::Error && isPreturnMismatch(Info))
     return;
   if (Level >= DiagnosticsEngine::Warning && DiagLoc.isValid() && Info.hasSourceManager()) {
-    SmallString<128> M;
-    Info.FormatDiagnostic(M);
     const SourceManager &SM = Info.getSourceManager();
-    auto Here = std::make_tuple(&SM, SM.getFileLoc(DiagLoc).getRawEncoding(), std::string(M));
+    auto Here = std::make_tuple(&SM, SM.getFileLoc(DiagLoc).getRawEncoding(), std::string(Raw));
     if (Here == Last) {
       DropNotes = true;
       return;
@@ -789,12 +789,10 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
     return;
   }
   if (Level == DiagnosticsEngine::Note || Level == DiagnosticsEngine::Error) {
-    SmallString<64> M;
-    Info.FormatDiagnostic(M);
-    if (Level == DiagnosticsEngine::Note && M == "macro 'faa' defined here") {
+    if (Level == DiagnosticsEngine::Note && Raw == "macro 'faa' defined here") {
       FaaArity = true;
     } else if (Level == DiagnosticsEngine::Error && FaaArity && DiagLoc.isValid() &&
-               M.str().starts_with("use of undeclared identifier 'faa'")) {
+               Raw.str().starts_with("use of undeclared identifier 'faa'")) {
       FaaDropped.insert(DiagLoc.getRawEncoding());
       DropNotes = true;
       return;
@@ -821,8 +819,7 @@ void DiagPrinter::HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnos
   }
   DiagnosticConsumer::HandleDiagnostic(Level, Info);
 
-  SmallString<256> Msg;
-  Info.FormatDiagnostic(Msg);
+  SmallString<256> Msg = Raw;
   if (Renamed && !Renamed->empty()) {
     std::string T = Msg.str().str();
     unrename(T);

@@ -206,7 +206,8 @@ private:
   /// epar: Clang's recovery may swallow it, and the user's real errors
   /// after it would go unreported.)
   std::set<std::tuple<const clang::SourceManager *, clang::FileID, unsigned>> StrayLines;
-  bool onStrayLine(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info);
+  bool onStrayLine(clang::DiagnosticsEngine::Level Level, const clang::Diagnostic &Info,
+                   llvm::StringRef Msg);
   const std::vector<unsigned> *Preturns = nullptr;
   const std::vector<unsigned> *BodilessSteps = nullptr;
   const std::vector<std::pair<std::string, std::string>> *Renamed = nullptr;
