@@ -335,10 +335,14 @@ typedef struct parc_drt {
   unsigned char stackless;    /* an activity suspended at a stackless sync
                                  (relaxed; a hint for envelope creation) */
   unsigned char fenv;         /* PARC_KIND_FENV: batches run under fpctl */
+  unsigned char affine;       /* lparfor of <= 64 chunks, P > 1: chunk k is
+                                 claimed first by processor k (parc_claim) */
   uint64_t fpctl;             /* the parent's floating-point control modes */
 
-  /* Claiming: atomic, no lock (CAS). */
-  uint64_t claimed;           /* next unclaimed index */
+  /* Claiming (under home->lock at P > 1, descriptor.c "Claim"). */
+  uint64_t claimed;           /* how many are claimed: the next unclaimed
+                                 index, but for an affine lparfor */
+  uint64_t taken;             /* affine: bit k set when chunk k is claimed */
 
   /* Termination: `unfinished` counts activities not yet accounted as
    * terminated.  Decremented with atomics; non-parent finishers do it under

@@ -2445,7 +2445,8 @@ static int claim_listed(parc_drt *d, parc_job *job) {
   uint64_t lo, n = parc_claim(d, &lo);
   if (!n)
     return 0;
-  if (lo + n == d->count)
+  /* relaxed: under the lock of every claim (descriptor.c, "Claim"). */
+  if (__atomic_load_n(&d->claimed, __ATOMIC_RELAXED) == d->count)
     parc_unlink_desc(d, 1);
   *job = (parc_job){d, lo, lo + n, -1};
   return 1;
@@ -2543,7 +2544,9 @@ static int steal(parc_proc *p, parc_job *job) {
     parc_spin_lock(&q->lock);
     for (parc_drt *d = q->dtail; d; d = d->lprev) {
       if (claim_listed(d, job)) {
-        int more = job->hi != d->count;
+        /* relaxed: under q->lock, as every claim (an affine lparfor's
+         * chunks are not claimed in order: job->hi says nothing). */
+        int more = __atomic_load_n(&d->claimed, __ATOMIC_RELAXED) != d->count;
         parc_spin_unlock(&q->lock);
         PARC_STAT_ADD(p, steals, 1);
         if (more) /* a push wakes one sleeper; each thief wakes the next */
