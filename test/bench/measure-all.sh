@@ -7,7 +7,7 @@
 #   ROUNDS=5 test/bench/measure-all.sh    fewer suite rounds (default 7)
 #
 # Runs, one after the other, on the parcc in build/bin (build it first):
-#   1. the suite, W1-W11 against serial, OpenMP and TBB at P = 1,2, with W6
+#   1. the suite, W1-W12 against serial, OpenMP and TBB at P = 1,2, with W6
 #      at the key positions of the MAXI paper's Figure 7 (10-90%), and the
 #      chart copied to docs/perf/bench.svg (run.py);
 #   2. issue 3's doubling check: W4 and W5 (parcc and serial) at the issue's

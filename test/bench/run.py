@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test/bench/run.py: build the benchmark suite, run it, print one table, draw the chart.
 
-Every workload W1-W11 exists as serial C, PARC, OpenMP (built twice: gcc with
+Every workload W1-W12 exists as serial C, PARC, OpenMP (built twice: gcc with
 libgomp and clang-19 with libomp; not W10 and W11, see w10.h and w11.h), TBB (not
 W11) and, for W4/W5/W9/W10/W11, pthreads.  This script
   1. builds them all with the same optimisation and code-placement flags
@@ -167,6 +167,13 @@ def workloads(w6_positions):
         ["100", "500"], ["100", "50"],
         clang_too([("serial", "loop", {}), ("parcc", "sem", {})]) + [("pthreads", "sem", {})],
         per_act=True, per_act_all_p=True, ratio=False))
+    # W12: the same rows in every sweep; the peers' tools for keeping them
+    # on the same thread (w12.h)
+    ws.append(Workload(
+        "W12", "w12", "s Jacobi sweeps of an n x n grid, a parallel loop over its rows each",
+        ["1024", "200"], ["256", "50"],
+        clang_too([("serial", "loop", {}), ("parcc", "lparfor", {}), ("parcc", "mapped", {})]) +
+        omp(["static"]) + [("tbb", "affinity", {}), ("tbb", "auto", {})]))
     return ws
 
 
@@ -677,6 +684,15 @@ def targets(rows, procs, stat="median"):
         t = med("W8", "parcc-clang", "parfor", pmax)
         verdict("W8 (clang-19 back end) <= 1.05 x best peer", t, bp and 1.05 * bp,
                 "%s vs %s %s" % (fmt_t(t), bpn, fmt_t(bp)))
+    # W12's row loop is vectorised by clang -O2, not by gcc -O2: each parcc
+    # against the OpenMP static loop of its own back end's compiler
+    for impl, peer in (("parcc", "gomp"), ("parcc-clang", "libomp")):
+        if impl == "parcc-clang" and not clang:
+            continue
+        t, tp = med("W12", impl, "lparfor", pmax), med("W12", peer, "static", pmax)
+        verdict("W12 lparfor%s <= 1.1 x %s static" % (
+            " (clang-19 back end)" if impl == "parcc-clang" else "", IMPLS[peer][0]),
+            t, tp and 1.1 * tp, "%s vs %s" % (fmt_t(t), fmt_t(tp)))
     rp, rs = get("W2", "parcc", "parfor", pmax), get("W2", "serial", "loop", None)
     d = (rp["rss_mb"] - rs["rss_mb"]) if rp and rs and rp.get("rss_mb") and rs.get("rss_mb") else None
     verdict("W2 parfor peak RSS <= serial + 16 MB", d, 16 if d is not None else None,
