@@ -30,7 +30,8 @@
  * claimed == count unlinks d in the same critical section, so a listed
  * descriptor always has something left to claim but for that instant.  When
  * a kill is under way and d is a victim, a claimer takes everything left;
- * the batch then accounts it as killed without running it.
+ * the batch then accounts it as killed without running it (an affine
+ * lparfor's claimer takes one chunk at a time, each accounted so).
 
  * Termination.  d->unfinished counts activities not yet accounted as
  * terminated (killed or never started included).  A batch accounts its
@@ -69,11 +70,13 @@
  * by one that came early.  A loop of lparfors over the same data (the
  * sweeps of a stencil) so finds each chunk's part in the cache of the
  * processor that ran it in the sweep before: at P = 16 on a 16-core Xeon
- * (docs/performance.md, "lparfor chunk affinity") repeated sweeps over
- * 80 MB took 0.75-1.1 ms when the chunks went to the processors in the
- * order they came, 0.54-0.60 ms with chunk k on processor k.  Called
- * where a claim is (see "Claim"), with something left to claim; one chunk
- * per claim, as parc_share gives an lparfor anyway (count <= P). */
+ * (docs/performance.md, "lparfor chunk affinity and W12") repeated sweeps
+ * over 80 MB took 0.75-1.1 ms when the chunks went to the processors in
+ * the order they came, 0.54-0.67 ms as a mapped lparfor (chunk k on
+ * processor k).  Called where a claim is (see "Claim"), with something
+ * left to claim; one chunk per claim, as parc_share gives an lparfor
+ * anyway (count <= P), a kill's victim's too (each chunk is then
+ * accounted as killed without running). */
 static uint64_t affine_claim(parc_drt *d, uint64_t *lo) {
   uint64_t all = d->count == 64 ? ~0ULL : (1ULL << d->count) - 1;
   uint64_t left = all & ~d->taken, k = (uint64_t)parc_self()->id;
@@ -91,7 +94,7 @@ static uint64_t affine_claim(parc_drt *d, uint64_t *lo) {
  * chunks that sleep, all at once as a mapped lparfor's are (the claims
  * would wake them one after the other, each thief the next: at P = 16 on
  * a 16-core Xeon with every processor asleep the last chunk started
- * 310-330 us after the construct, against 45-85 us for a mapped one). */
+ * 330-370 us after the construct, now 36-87 us; a mapped one's 37-57). */
 static void wake_owners(const parc_drt *d, uint64_t own) {
   /* seq_cst: as parc_wake_any's; d was pushed under a list lock. */
   if (!__atomic_load_n(&parc_rt.nsleeping, __ATOMIC_SEQ_CST))
@@ -193,7 +196,7 @@ uint64_t parc_claim(parc_drt *d, uint64_t *lo) {
   if (rem == 0)
     return 0;
   if (d->affine)
-    return affine_claim(d, lo); /* a kill's victim: each chunk accounted as killed */
+    return affine_claim(d, lo);
   uint64_t n = parc_kill_active() && parc_victim(d) ? rem : parc_share(d, rem);
   __atomic_store_n(&d->claimed, c + n, __ATOMIC_RELAXED);
   *lo = c;

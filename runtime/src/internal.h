@@ -336,7 +336,7 @@ typedef struct parc_drt {
                                  (relaxed; a hint for envelope creation) */
   unsigned char fenv;         /* PARC_KIND_FENV: batches run under fpctl */
   unsigned char affine;       /* lparfor of <= 64 chunks, P > 1: chunk k is
-                                 claimed first by processor k (parc_claim) */
+                                 claimed first by processor k (affine_claim) */
   uint64_t fpctl;             /* the parent's floating-point control modes */
 
   /* Claiming (under home->lock at P > 1, descriptor.c "Claim"). */
