@@ -445,8 +445,6 @@ static void write_event(FILE *f, int tid, const parc_tev *e, const parc_tev *e2)
   }
 }
 
-/* Close what is open on the exiting thread's processor, then write the file
- * (once; later calls do nothing). */
 /* The warning that the trace file could not be opened or written (errno
  * says why), on a line of its own where nl says the program's output left
  * one unterminated (parc_out_unterminated). */
@@ -455,6 +453,8 @@ static void cannot_write(int nl) {
           nl ? "\n" : "", trace_path, strerror(errno));
 }
 
+/* Close what is open on the exiting thread's processor, then write the file
+ * (once; later calls do nothing). */
 void parc_trace_flush(void) {
   if (!trace_abspath || getpid() != trace_pid || __atomic_exchange_n(&written, 1, __ATOMIC_ACQ_REL))
     return;
