@@ -6,8 +6,8 @@
 
 static void kernel(double *g, long n, long s) {
   for (long t = 0; t < s; t++) {
-    const double *a = g + (t % 2) * n * n;
-    double *b = g + (1 - t % 2) * n * n;
+    const double *a = w12_plane(g, n, t);
+    double *b = w12_plane(g, n, t + 1);
 #pragma omp parallel for schedule(static)
     for (long i = 1; i < n - 1; i++)
       w12_row(a, b, n, i);

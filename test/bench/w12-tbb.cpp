@@ -11,8 +11,8 @@
 template <class Part>
 static void kernel(double *g, long n, long s, Part &part) {
   for (long t = 0; t < s; t++) {
-    const double *a = g + (t % 2) * n * n;
-    double *b = g + (1 - t % 2) * n * n;
+    const double *a = w12_plane(g, n, t);
+    double *b = w12_plane(g, n, t + 1);
     tbb::parallel_for(
         tbb::blocked_range<long>(1, n - 1),
         [=](const tbb::blocked_range<long> &r) {

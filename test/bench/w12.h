@@ -33,6 +33,10 @@ static inline double *w12_grid(long n) {
   return g;
 }
 
+/* The grid that sweep t reads; it writes w12_plane(g, n, t + 1), and
+ * after s sweeps the result is w12_plane(g, n, s). */
+static inline double *w12_plane(double *g, long n, long t) { return g + (t % 2) * n * n; }
+
 /* Row i (1 <= i <= n-2) of the next grid from the current one. */
 static inline void w12_row(const double *a, double *b, long n, long i) {
   for (long j = 1; j < n - 1; j++)
@@ -44,7 +48,7 @@ static inline void w12_row(const double *a, double *b, long n, long i) {
  * within [0, 1] (an average of values in it). */
 static inline int w12_report(double *g, long n, long s, double t, long long activities,
                              int threads) {
-  const double *a = g + (s % 2) * n * n; /* the last sweep's output */
+  const double *a = w12_plane(g, n, s); /* the last sweep's output */
   unsigned long long sum = 0;
   int ok = 1;
   for (long k = 0; k < n * n; k++) {
