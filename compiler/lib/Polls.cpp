@@ -43,7 +43,8 @@
 //     one that never goes round (`do ... while (0)`, as macros write it).
 //     A brief statement takes bounded time.
 //   * a *counted* for loop with a brief body:
-//       for (INIT; i OP BOUND [&& brief]; i++ | i-- | i += c | i -= c) BRIEF
+//       for (INIT; i OP BOUND [&& brief]; i++ | i-- | i += c | i -= c
+//            [, brief]...) BRIEF
 //     where i is a local integer (at least int, so no promotion wraps it) or
 //     object pointer, private to the activity running the loop, whose
 //     address is never taken and which only the increment modifies; c is a
@@ -772,37 +773,60 @@ bool Planner::countedCond(const Expr *Cond, Counted &C) {
 }
 
 bool Planner::counted(const ForStmt *L, const FunctionModel &F, Counted &C) {
-  const Expr *Inc = L->getInc();
-  if (!Inc || !L->getCond())
+  if (!L->getInc() || !L->getCond())
     return false;
-  Inc = Inc->IgnoreParens();
-  if (const auto *U = dyn_cast<UnaryOperator>(Inc)) {
-    if (!U->isIncrementDecrementOp())
-      return false;
-    C.Var = refOf(U->getSubExpr());
-    C.Step = U->isIncrementOp() ? 1 : -1;
-  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
-    if (CA->getOpcode() != BO_AddAssign && CA->getOpcode() != BO_SubAssign)
-      return false;
-    C.Var = refOf(CA->getLHS());
-    Expr::EvalResult R;
-    if (!CA->getRHS()->EvaluateAsInt(R, S.Ctx) || R.Val.getInt().getSignificantBits() > 32)
-      return false;
-    C.Step = R.Val.getInt().getExtValue();
-    if (CA->getOpcode() == BO_SubAssign)
-      C.Step = -C.Step;
-  } else {
-    return false;
+  // The increment, or one of several joined by commas (`v++, c++`, a CSR
+  // row walked by two pointers, which polled at every nonzero): the one
+  // that steps a variable the condition compares.
+  SmallVector<const Expr *, 4> Incs, Work{L->getInc()};
+  while (!Work.empty()) {
+    const Expr *E = Work.pop_back_val()->IgnoreParens();
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (B && B->getOpcode() == BO_Comma) {
+      Work.push_back(B->getRHS());
+      Work.push_back(B->getLHS());
+    } else {
+      Incs.push_back(E);
+    }
   }
-  if (!C.Var || C.Step == 0)
-    return false;
-
-  // Written only by the step.
-  bool Integer;
-  if (!privateIndex(L, F, C.Var, Integer) || writes(L->getCond(), C.Var) ||
-      writes(L->getBody(), C.Var) || !countedCond(L->getCond(), C))
-    return false;
-  return ends(L, F, C, Integer);
+  auto step = [&](const Expr *Inc, Counted &C) {
+    if (const auto *U = dyn_cast<UnaryOperator>(Inc)) {
+      if (!U->isIncrementDecrementOp())
+        return false;
+      C.Var = refOf(U->getSubExpr());
+      C.Step = U->isIncrementOp() ? 1 : -1;
+    } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
+      if (CA->getOpcode() != BO_AddAssign && CA->getOpcode() != BO_SubAssign)
+        return false;
+      C.Var = refOf(CA->getLHS());
+      Expr::EvalResult R;
+      if (!CA->getRHS()->EvaluateAsInt(R, S.Ctx) || R.Val.getInt().getSignificantBits() > 32)
+        return false;
+      C.Step = R.Val.getInt().getExtValue();
+      if (CA->getOpcode() == BO_SubAssign)
+        C.Step = -C.Step;
+    } else {
+      return false;
+    }
+    return C.Var && C.Step != 0;
+  };
+  for (const Expr *Inc : Incs) {
+    Counted Try;
+    if (!step(Inc, Try))
+      continue;
+    // Written only by the step.
+    bool Integer, Other = false;
+    for (const Expr *E : Incs)
+      Other |= E != Inc && writes(E, Try.Var);
+    if (Other || !privateIndex(L, F, Try.Var, Integer) || writes(L->getCond(), Try.Var) ||
+        writes(L->getBody(), Try.Var) || !countedCond(L->getCond(), Try))
+      continue;
+    if (ends(L, F, Try, Integer)) {
+      C = Try;
+      return true;
+    }
+  }
+  return false;
 }
 
 /// An index a counted loop may have: a local integer (at least int, so no
@@ -1046,6 +1070,10 @@ public:
 
 bool Planner::blockable(const ForStmt *L, const FunctionModel &F, Counted &C) {
   if (!pollFree(L, F) || smallLoop(L, F) || !counted(L, F, C))
+    return false;
+  // blockLoop writes the step itself: one increment only
+  if (const auto *Inc = dyn_cast<BinaryOperator>(L->getInc()->IgnoreParens());
+      Inc && Inc->getOpcode() == BO_Comma)
     return false;
   const auto *Cond = dyn_cast<BinaryOperator>(L->getCond()->IgnoreParens());
   if (!Cond || readOf(Cond->getLHS()) != C.Var || Cond->getRHS() != C.Bound)
