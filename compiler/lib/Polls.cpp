@@ -484,6 +484,22 @@ private:
   const ASTContext &Ctx;
 };
 
+/// The operands of a chain of Op (`a && b && c`, `i++, p++`), in order,
+/// each without its parentheses; E itself when it is no Op.
+static void operands(const Expr *E, BinaryOperatorKind Op, SmallVectorImpl<const Expr *> &Out) {
+  SmallVector<const Expr *, 4> Work{E}; // no recursion: a chain may be long
+  while (!Work.empty()) {
+    E = Work.pop_back_val()->IgnoreParens();
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (B && B->getOpcode() == Op) {
+      Work.push_back(B->getRHS());
+      Work.push_back(B->getLHS());
+    } else {
+      Out.push_back(E);
+    }
+  }
+}
+
 /// The header of a counted for loop: `i OP bound` with `i += Step`.
 struct Counted {
   const VarDecl *Var = nullptr;
@@ -778,37 +794,28 @@ bool Planner::counted(const ForStmt *L, const FunctionModel &F, Counted &C) {
   // The increment, or one of several joined by commas (`v++, c++`, a CSR
   // row walked by two pointers, which polled at every nonzero): the one
   // that steps a variable the condition compares.
-  SmallVector<const Expr *, 4> Incs, Work{L->getInc()};
-  while (!Work.empty()) {
-    const Expr *E = Work.pop_back_val()->IgnoreParens();
-    const auto *B = dyn_cast<BinaryOperator>(E);
-    if (B && B->getOpcode() == BO_Comma) {
-      Work.push_back(B->getRHS());
-      Work.push_back(B->getLHS());
-    } else {
-      Incs.push_back(E);
-    }
-  }
-  auto step = [&](const Expr *Inc, Counted &C) {
+  SmallVector<const Expr *, 4> Incs;
+  operands(L->getInc(), BO_Comma, Incs);
+  auto step = [&](const Expr *Inc, Counted &Out) {
     if (const auto *U = dyn_cast<UnaryOperator>(Inc)) {
       if (!U->isIncrementDecrementOp())
         return false;
-      C.Var = refOf(U->getSubExpr());
-      C.Step = U->isIncrementOp() ? 1 : -1;
+      Out.Var = refOf(U->getSubExpr());
+      Out.Step = U->isIncrementOp() ? 1 : -1;
     } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
       if (CA->getOpcode() != BO_AddAssign && CA->getOpcode() != BO_SubAssign)
         return false;
-      C.Var = refOf(CA->getLHS());
+      Out.Var = refOf(CA->getLHS());
       Expr::EvalResult R;
       if (!CA->getRHS()->EvaluateAsInt(R, S.Ctx) || R.Val.getInt().getSignificantBits() > 32)
         return false;
-      C.Step = R.Val.getInt().getExtValue();
+      Out.Step = R.Val.getInt().getExtValue();
       if (CA->getOpcode() == BO_SubAssign)
-        C.Step = -C.Step;
+        Out.Step = -Out.Step;
     } else {
       return false;
     }
-    return C.Var && C.Step != 0;
+    return Out.Var && Out.Step != 0;
   };
   for (const Expr *Inc : Incs) {
     Counted Try;
@@ -1010,18 +1017,12 @@ bool Planner::countdown(const WhileStmt *L, const FunctionModel &F) {
 bool Planner::countedWhile(const WhileStmt *L, const FunctionModel &F) {
   Counted C;
   const Expr *Cond = L->getCond()->IgnoreParens();
-  SmallVector<const BinaryOperator *, 4> Compares;
-  SmallVector<const Expr *, 4> Work{Cond};
-  while (!Work.empty()) {
-    const auto *B = dyn_cast<BinaryOperator>(Work.pop_back_val()->IgnoreParens());
-    if (B && B->getOpcode() == BO_LAnd) {
-      Work.push_back(B->getRHS());
-      Work.push_back(B->getLHS());
-    } else if (B && B->isRelationalOp()) {
-      Compares.push_back(B);
-    }
-  }
-  for (const BinaryOperator *B : Compares) {
+  SmallVector<const Expr *, 4> Conjuncts;
+  operands(Cond, BO_LAnd, Conjuncts);
+  for (const Expr *E : Conjuncts) {
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B || !B->isRelationalOp())
+      continue;
     for (const Expr *Side : {B->getLHS(), B->getRHS()}) {
       const VarDecl *V = readOf(Side);
       if (!V)
