@@ -168,6 +168,7 @@ static void desc_init(parc_drt *d, parc_site *site, parc_body_fn fn, void *env, 
   d->dead = 0;
   d->checked_epoch = 0;
   d->range_slot = -1;
+  d->kx = NULL;
   d->taken = 0;
   d->affine = !parc_rt.single && count <= 64 && (site->kind & PARC_KIND_MASK) == PARC_KIND_LPARFOR;
   d->fenv = PARC_FPCTL && (site->kind & PARC_KIND_FENV);
@@ -561,6 +562,8 @@ void parc_spawn(parc_desc *pd, parc_site *site, parc_body_fn fn, void *env, uint
   root_busy(parent, -1);
   if (PARC_UNLIKELY(d->killflag))
     parc_kill_done(d);
+  if (PARC_UNLIKELY(d->kx))
+    parc_kill_unindex(d);
   parc_poll(); /* epar is a poll point */
 }
 
@@ -606,6 +609,8 @@ void parc_spawn_lparfor(parc_desc *pd, parc_site *site, parc_body_fn fn, void *e
   root_busy(parent, -1);
   if (PARC_UNLIKELY(d->killflag))
     parc_kill_done(d);
+  if (PARC_UNLIKELY(d->kx))
+    parc_kill_unindex(d);
   parc_poll();
 }
 

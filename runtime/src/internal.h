@@ -313,6 +313,28 @@ static inline uint64_t parc_fpctl_get(void) { return 0; }
 static inline void parc_fpctl_set(uint64_t v) { (void)v; }
 #endif
 
+/* ---- Kill delivery index (kill.c, "Delivery") ------------------------------
+ * The node of a construct that has had a context blocked in its subtree: the
+ * contexts blocked in one of its own activities (sync or parc_P, innermost
+ * batch), one list per processor under that processor's blocked_lock (so
+ * that blocking takes no lock more than the processor's registry did), and
+ * the nodes of its child constructs.  Made when the first context blocks
+ * below the construct, freed when the construct ends; a kill walks only the
+ * killed construct's nodes. */
+typedef struct parc_kidx {
+  parc_spin lock;             /* kids and the children's next/prev */
+  int pins;                   /* atomic: deliveries about to visit this node */
+  struct parc_kidx *kids;     /* child constructs' nodes */
+  struct parc_kidx *next, *prev; /* in the parent construct's node's kids */
+  struct parc_kidx *up;       /* the parent construct's node (NULL: a root) */
+  /* [k]: contexts blocked on processor k (under its blocked_lock;
+   * parc_ctx.knext/kprev), a line each: processors block and wake in the
+   * same construct at once. */
+  struct {
+    _Alignas(PARC_CACHELINE) struct parc_ctx *c;
+  } blk[];
+} parc_kidx;
+
 /* ---- Descriptors ----------------------------------------------------------
  * The runtime view of parc_desc: one construct execution.  Fields are grouped
  * by who writes them; the comments say which lock or atomic protects each. */
@@ -368,8 +390,12 @@ typedef struct parc_drt {
   int killflag;               /* CAS 0 -> 1 by the one poster of this kill */
   int preturn_claimed;        /* CAS 0 -> 1 by the one preturn whose value wins */
   int dead;                   /* cache: known victim (monotonic while alive) */
-  uint64_t checked_epoch;     /* cache: not a victim as of this epoch (+1) */
   int range_slot;             /* posted range record index, or -1 */
+  uint64_t checked_epoch;     /* cache: not a victim as of this epoch (+1) */
+  /* The delivery index node (kill.c, "Delivery"), or NULL.  Set (release)
+   * only once this construct and every construct around it are in the
+   * index. */
+  struct parc_kidx *kx;
 
   uint64_t exec;              /* execution number of the site (PARC_STATS/PARC_TRACE) */
 
@@ -467,6 +493,12 @@ typedef struct parc_ctx {
   parc_job job;
   void (*entry)(struct parc_ctx *); /* first function run on a new context */
   int trace_id;               /* trace envelope id: 0 main's stack, 1.. envelopes */
+  /* The kill delivery index node it is entered in (kill.c; under
+   * reg->blocked_lock, as the registry), or NULL: not blocked, blocked
+   * outside any activity, or before the program's first kill.  Last: only
+   * programs that kill touch them. */
+  struct parc_kidx *kreg;
+  struct parc_ctx *knext, *kprev;
 
 #if PARC_TSAN
   void *tsan_fiber;
@@ -500,6 +532,7 @@ typedef struct parc_stats {
   uint64_t kill_steps;        /* descriptors visited by walks up the parent links */
   uint64_t kill_tests;        /* posted ranges compared */
   uint64_t kill_uncoded;      /* descriptors spawned without a range (auto) */
+  uint64_t kill_visits;       /* delivery index nodes visited by kills */
 } parc_stats;
 
 /* Actions the scheduler performs right after a context switched to it (the
@@ -875,6 +908,14 @@ static inline int parc_kill_active(void) {
   return (__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) & ~PARC_HELP_BIT) != 0;
 }
 PARC_INTERNAL void parc_kill_done(parc_drt *d);
+/* The delivery index (kill.c, "Delivery"), kept from the program's first
+ * kill on (parc_kill_indexing_ != 0): enter c, registered on p as blocked
+ * in an activity (p->blocked_lock held), in its construct's node; drop
+ * d's node when d ends (its parent, once every activity is accounted; only
+ * when d->kx is set). */
+PARC_INTERNAL extern int parc_kill_indexing_;
+PARC_INTERNAL void parc_kill_enter(struct parc_proc *p, struct parc_ctx *c);
+PARC_INTERNAL void parc_kill_unindex(parc_drt *d);
 /* The name of processor k's thread is PARC_THREAD_NAME "k". */
 #define PARC_THREAD_NAME "parc-proc-"
 /* Points parc_poll_hook_ at this copy's slow path (parc_init). */

@@ -2692,6 +2692,10 @@ void parc_register_blocked(parc_proc *p, parc_ctx *c, int kind, void *obj, parc_
   if (p->blocked)
     p->blocked->bprev = c;
   p->blocked = c;
+  /* relaxed: the first kill sets it before it takes this lock to index
+   * the contexts registered before (kill.c, "Delivery"). */
+  if (PARC_UNLIKELY(__atomic_load_n(&parc_kill_indexing_, __ATOMIC_RELAXED)) && c->cur_act)
+    parc_kill_enter(p, c);
   c->last = p;
   c->reg = p;
   unlock_if(&p->blocked_lock);
@@ -2711,6 +2715,18 @@ void parc_unregister_blocked(parc_ctx *c) {
 /* The same with c->reg's blocked_lock already held (kill delivery). */
 void parc_unregister_blocked_locked(parc_ctx *c) {
   parc_proc *p = c->reg;
+  parc_kidx *n;
+  /* relaxed: c was entered under this lock after the flag was set. */
+  if (PARC_UNLIKELY(__atomic_load_n(&parc_kill_indexing_, __ATOMIC_RELAXED)) && (n = c->kreg)) {
+    if (c->kprev)
+      c->kprev->knext = c->knext;
+    else
+      n->blk[p->id].c = c->knext;
+    if (c->knext)
+      c->knext->kprev = c->kprev;
+    c->knext = c->kprev = NULL;
+    c->kreg = NULL;
+  }
   if (c->bprev)
     c->bprev->bnext = c->bnext;
   else

@@ -10,7 +10,7 @@
  *                envelopes_reused=R shares=S blocked=B resumed=U killed=X
  *                steals=T mapped=M sleeps=Z splits=Q yields=Y turns=N
  *   parc: stats: kill mode=M posted=K checks=C cached=H steps=S
- *                range_tests=R uncoded=U
+ *                range_tests=R uncoded=U visits=V
  *   parc: stats: site FILE:LINE:COL FUNC KIND executions=N created=C killed=X
  *
  * (the kill record only when something was killed or spawned without
@@ -88,7 +88,7 @@ static void report(void) {
   print_counters(f, &t);
   /* The kill record (kill.c), only when the program killed something or
    * spawned a construct without activity ranges. */
-  uint64_t kp = 0, kc = 0, kh = 0, ks = 0, kt = 0, ku = 0;
+  uint64_t kp = 0, kc = 0, kh = 0, ks = 0, kt = 0, ku = 0, kv = 0;
   for (int k = 0; k < parc_rt.P; k++) {
     const parc_stats *s = &parc_rt.procs[k].st;
     kp += ld(&s->kill_posts);
@@ -97,16 +97,18 @@ static void report(void) {
     ks += ld(&s->kill_steps);
     kt += ld(&s->kill_tests);
     ku += ld(&s->kill_uncoded);
+    kv += ld(&s->kill_visits);
   }
   if (kp || ku)
     fprintf(f,
             "parc: stats: kill mode=%s posted=%llu checks=%llu cached=%llu steps=%llu "
-            "range_tests=%llu uncoded=%llu\n",
+            "range_tests=%llu uncoded=%llu visits=%llu\n",
             parc_rt.kill_mode == PARC_KILL_BOTTOMUP ? "bottomup"
             : parc_rt.kill_mode == PARC_KILL_RANGE  ? "range"
                                                     : "auto",
             (unsigned long long)kp, (unsigned long long)kc, (unsigned long long)kh,
-            (unsigned long long)ks, (unsigned long long)kt, (unsigned long long)ku);
+            (unsigned long long)ks, (unsigned long long)kt, (unsigned long long)ku,
+            (unsigned long long)kv);
   parc_spin_lock(&parc_rt.site_lock);
   parc_site *list = parc_rt.sites, *rev = NULL;
   parc_spin_unlock(&parc_rt.site_lock);
