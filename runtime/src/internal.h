@@ -713,6 +713,16 @@ typedef struct parc_runtime {
 
 PARC_INTERNAL extern parc_runtime parc_rt;
 
+/* A lock of the runtime's shared structures: P == 1 skips it (rt.single). */
+static inline void lock_if(parc_spin *l) {
+  if (!parc_rt.single)
+    parc_spin_lock(l);
+}
+static inline void unlock_if(parc_spin *l) {
+  if (!parc_rt.single)
+    parc_spin_unlock(l);
+}
+
 /* More processors than CPUs to run them: spins yield the CPU, sleepers nap
  * longer, and a processor short of envelopes yields after a park
  * (processor.c). */

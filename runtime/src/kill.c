@@ -305,14 +305,6 @@ static parc_spin link_lock; /* creating and linking nodes (lock order: the
                                wait object's, a processor's blocked_lock,
                                link_lock, a node's) */
 
-static inline void lock_if(parc_spin *l) {
-  if (!parc_rt.single)
-    parc_spin_lock(l);
-}
-static inline void unlock_if(parc_spin *l) {
-  if (!parc_rt.single)
-    parc_spin_unlock(l);
-}
 
 /* x's node (the slow path of node_of, x->kx not set yet): made
  * under link_lock with the nodes of every construct around x that has none

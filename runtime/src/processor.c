@@ -204,15 +204,6 @@ void parc_spin_lock_slow(parc_spin *l) {
   }
 }
 
-static inline void lock_if(parc_spin *l) {
-  if (!parc_rt.single)
-    parc_spin_lock(l);
-}
-static inline void unlock_if(parc_spin *l) {
-  if (!parc_rt.single)
-    parc_spin_unlock(l);
-}
-
 /* Work hints (nwork, nready, ninbox): changed only under the lock of the
  * list they describe, so a relaxed load + store is enough (no RMW: this is
  * on the spawn path); read without the lock by idle processors, for whom a
