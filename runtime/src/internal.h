@@ -319,8 +319,8 @@ static inline void parc_fpctl_set(uint64_t v) { (void)v; }
  * batch), one list per processor under that processor's blocked_lock (so
  * that blocking takes no lock more than the processor's registry did), and
  * the nodes of its child constructs.  Made when the first context blocks
- * below the construct, freed when the construct ends; a kill walks only the
- * killed construct's nodes. */
+ * below the construct (from the program's first kill on), freed when the
+ * construct ends; a kill walks only the killed construct's nodes. */
 typedef struct parc_kidx {
   parc_spin lock;             /* kids and the children's next/prev */
   int pins;                   /* atomic: deliveries about to visit this node */
@@ -920,11 +920,13 @@ static inline int parc_kill_active(void) {
 PARC_INTERNAL void parc_kill_done(parc_drt *d);
 /* The delivery index (kill.c, "Delivery"), kept from the program's first
  * kill on (parc_kill_indexing_ != 0): enter c, registered on p as blocked
- * in an activity (p->blocked_lock held), in its construct's node; drop
+ * in an activity (p->blocked_lock held), in its construct's node; take it
+ * out again (the same lock held, c->kreg set); drop
  * d's node when d ends (its parent, once every activity is accounted; only
  * when d->kx is set). */
 PARC_INTERNAL extern int parc_kill_indexing_;
 PARC_INTERNAL void parc_kill_enter(struct parc_proc *p, struct parc_ctx *c);
+PARC_INTERNAL void parc_kill_leave(struct parc_proc *p, struct parc_ctx *c);
 PARC_INTERNAL void parc_kill_unindex(parc_drt *d);
 /* The name of processor k's thread is PARC_THREAD_NAME "k". */
 #define PARC_THREAD_NAME "parc-proc-"

@@ -305,7 +305,6 @@ static parc_spin link_lock; /* creating and linking nodes (lock order: the
                                wait object's, a processor's blocked_lock,
                                link_lock, a node's) */
 
-
 /* x's node (the slow path of node_of, x->kx not set yet): made
  * under link_lock with the nodes of every construct around x that has none
  * yet, each linked into its parent construct's node; then published,
@@ -333,9 +332,11 @@ static parc_kidx *node_make(parc_drt *x) {
       made = n;
     below = n;
   }
+  parc_kidx *above = top ? top->kx : NULL; /* the node the new ones hang from */
   if (below)
-    below->up = top ? top->kx : NULL;
-  for (parc_kidx *n = made; n && n != (top ? top->kx : NULL); n = n->up) {
+    below->up = above;
+  /* made is NULL when another blocker gave x its node meanwhile. */
+  for (parc_kidx *n = made; n && n != above; n = n->up) {
     if (n->up) {
       lock_if(&n->up->lock);
       n->next = n->up->kids;
@@ -369,6 +370,18 @@ void parc_kill_enter(parc_proc *p, parc_ctx *c) {
     c->knext->kprev = c;
   n->blk[p->id].c = c;
   c->kreg = n;
+}
+
+void parc_kill_leave(parc_proc *p, parc_ctx *c) {
+  parc_kidx *n = c->kreg;
+  if (c->kprev)
+    c->kprev->knext = c->knext;
+  else
+    n->blk[p->id].c = c->knext;
+  if (c->knext)
+    c->knext->kprev = c->kprev;
+  c->knext = c->kprev = NULL;
+  c->kreg = NULL;
 }
 
 /* Before the program's first delivery: enter in the index every context
@@ -421,7 +434,7 @@ static void deliver(parc_drt *d) {
   /* acquire: pairs with index_all's release. */
   if (PARC_UNLIKELY(__atomic_load_n(&parc_kill_indexing_, __ATOMIC_ACQUIRE) != 2))
     index_all();
-  /* acquire: as in parc_kill_node. */
+  /* acquire: as in node_of. */
   parc_kidx *top = __atomic_load_n(&d->kx, __ATOMIC_ACQUIRE);
   if (!top) {
     /* Nothing has blocked below d yet, or a blocker is linking d's chain
@@ -496,8 +509,9 @@ static void deliver(parc_drt *d) {
   }
   if (todo != local)
     free(todo);
-  if (PARC_UNLIKELY(parc_rt.stats) && parc_self())
-    PARC_STAT_ADD(parc_self(), kill_visits, visits);
+  parc_proc *self = parc_rt.stats ? parc_self() : NULL;
+  if (PARC_UNLIKELY(self != NULL))
+    PARC_STAT_ADD(self, kill_visits, visits);
 }
 
 static void post_kill(parc_drt *d) {

@@ -2706,18 +2706,9 @@ void parc_unregister_blocked(parc_ctx *c) {
 /* The same with c->reg's blocked_lock already held (kill delivery). */
 void parc_unregister_blocked_locked(parc_ctx *c) {
   parc_proc *p = c->reg;
-  parc_kidx *n;
   /* relaxed: c was entered under this lock after the flag was set. */
-  if (PARC_UNLIKELY(__atomic_load_n(&parc_kill_indexing_, __ATOMIC_RELAXED)) && (n = c->kreg)) {
-    if (c->kprev)
-      c->kprev->knext = c->knext;
-    else
-      n->blk[p->id].c = c->knext;
-    if (c->knext)
-      c->knext->kprev = c->kprev;
-    c->knext = c->kprev = NULL;
-    c->kreg = NULL;
-  }
+  if (PARC_UNLIKELY(__atomic_load_n(&parc_kill_indexing_, __ATOMIC_RELAXED)) && c->kreg)
+    parc_kill_leave(p, c);
   if (c->bprev)
     c->bprev->bnext = c->bnext;
   else
