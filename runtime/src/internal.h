@@ -623,6 +623,8 @@ typedef struct parc_proc {
   int parked; /* parc_park ran since get_work last looked (its own context) */
   parc_rep *rep_free;         /* free representative records */
   int rep_free_n;
+  struct parc_kidx *kidx_free; /* free kill delivery index nodes (kill.c) */
+  int kidx_free_n;
   /* Free frames by size class, the block frames are carved from, and the
    * newest block (frame.c: blocks are chained through their first line). */
   struct {

@@ -305,6 +305,39 @@ static parc_spin link_lock; /* creating and linking nodes (lock order: the
                                wait object's, a processor's blocked_lock,
                                link_lock, a node's) */
 
+/* Nodes come from and go back to the running processor's free list: a
+ * program that kills and blocks in a loop makes and frees one per
+ * construct execution, and aligned_alloc plus free were a quarter of such
+ * a loop's instructions.  A node is freed empty (every blk[k].c NULL),
+ * so a reused one needs no clearing.  The list is bounded like the
+ * representatives' (nodes made on one processor may end on another). */
+static parc_kidx *node_alloc(void) {
+  parc_proc *p = parc_self();
+  parc_kidx *n = p ? p->kidx_free : NULL;
+  if (n) {
+    p->kidx_free = n->next;
+    p->kidx_free_n--;
+    return n;
+  }
+  size_t heads = (size_t)parc_rt.P * sizeof(n->blk[0]);
+  n = aligned_alloc(_Alignof(parc_kidx), sizeof *n + heads);
+  if (!n)
+    parc_fatal_oom("the kill delivery index");
+  memset(n->blk, 0, heads);
+  return n;
+}
+
+static void node_free(parc_kidx *n) {
+  parc_proc *p = parc_self();
+  if (!p || p->kidx_free_n >= 64) {
+    free(n);
+    return;
+  }
+  n->next = p->kidx_free;
+  p->kidx_free = n;
+  p->kidx_free_n++;
+}
+
 /* x's node (the slow path of node_of, x->kx not set yet): made
  * under link_lock with the nodes of every construct around x that has none
  * yet, each linked into its parent construct's node; then published,
@@ -316,16 +349,12 @@ static parc_kidx *node_make(parc_drt *x) {
   parc_kidx *made = NULL, *below = NULL;
   parc_drt *top = x; /* the first construct, going out, that has a node */
   for (; top && !__atomic_load_n(&top->kx, __ATOMIC_RELAXED); top = parent_desc(top)) {
-    size_t heads = (size_t)parc_rt.P * sizeof(((parc_kidx *)0)->blk[0]);
-    parc_kidx *n = aligned_alloc(_Alignof(parc_kidx), sizeof *n + heads);
-    if (!n)
-      parc_fatal_oom("the kill delivery index");
+    parc_kidx *n = node_alloc();
     n->lock.v = 0;
     n->pins = 0;
     n->kids = NULL;
     n->prev = NULL;
     n->up = NULL;
-    memset(n->blk, 0, heads);
     if (below)
       below->up = n;
     else
@@ -425,7 +454,7 @@ void parc_kill_unindex(parc_drt *d) {
   PARC_ASSERT(!n->kids);
   for (int k = 0; k < parc_rt.P; k++)
     PARC_ASSERT(!n->blk[k].c);
-  free(n);
+  node_free(n);
 }
 
 /* Wake every blocked victim of the kill of d (step 6): the contexts of
