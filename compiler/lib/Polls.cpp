@@ -1867,6 +1867,35 @@ static bool blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, cons
   return true;
 }
 
+/// The checks and places that blockCountedWhile and blockCountdown share:
+/// the loop written whole in the file (its body may end in a macro call),
+/// no pragma or macro before it, no `case` of a switch around it in its
+/// body; BodyLo and End bound the body (past an expression statement's
+/// `;`), and Close is what closes it, with the braces a body that is one
+/// statement gets: code after such a body on its line drew clang's
+/// -Wmisleading-indentation.
+static bool cuttableWhile(Session &S, const FunctionDecl *FD, const WhileStmt *W,
+                          unsigned &BodyLo, unsigned &End, std::string &Close) {
+  const Stmt *Body = W->getBody();
+  const auto *FnBody = cast<CompoundStmt>(FD->getBody());
+  unsigned Kw = S.offset(W->getWhileLoc());
+  if (FnBody->getLBracLoc().isMacroID() || !writtenHere(S, W->getWhileLoc(), W->getRParenLoc()) ||
+      !fileSpan(S, Body->getSourceRange(), BodyLo, End) || !pragmaBefore(S, Kw).empty() ||
+      !plainStatementStart(S, S.offset(FnBody->getLBracLoc()), Kw) ||
+      !StringRef(S.TP.Text).substr(Kw).starts_with("while"))
+    return false;
+  StrayCase SC;
+  SC.TraverseStmt(const_cast<Stmt *>(Body));
+  if (SC.Found)
+    return false;
+  Close = " ";
+  if (!isa<CompoundStmt>(Body)) {
+    End = pastSemi(S, End);
+    Close = " } ";
+  }
+  return true;
+}
+
 /// A counted while loop, `while (i OP BOUND [&& REST]) BODY` with BODY
 /// stepping i, cut into blocks as blockLoop cuts a for loop: the user's
 /// loop runs each block, with the block's end for BOUND.
@@ -1884,28 +1913,12 @@ static bool blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, cons
 /// 1.5 times as long cut as blockUncounted cuts, with a counter).
 static bool blockCountedWhile(Session &S, const FunctionDecl *FD, const WhileStmt *W,
                               const Counted &C) {
-  auto Written = [&](SourceLocation B, SourceLocation E) { return writtenHere(S, B, E); };
-  const Stmt *Body = W->getBody();
-  const auto *FnBody = cast<CompoundStmt>(FD->getBody());
   unsigned Kw = S.offset(W->getWhileLoc()), BoundLo, BoundHi, BodyLo, End;
-  if (FnBody->getLBracLoc().isMacroID() || !Written(W->getWhileLoc(), W->getRParenLoc()) ||
+  std::string Close;
+  if (!cuttableWhile(S, FD, W, BodyLo, End, Close) ||
       !fileSpan(S, C.Bound->getSourceRange(), BoundLo, BoundHi) ||
-      S.lineOf(BoundLo) != S.lineOf(Kw) || S.lineOf(BoundHi) != S.lineOf(Kw) ||
-      !fileSpan(S, Body->getSourceRange(), BodyLo, End) || !pragmaBefore(S, Kw).empty() ||
-      !plainStatementStart(S, S.offset(FnBody->getLBracLoc()), Kw) ||
-      !StringRef(S.TP.Text).substr(Kw).starts_with("while"))
+      S.lineOf(BoundLo) != S.lineOf(Kw) || S.lineOf(BoundHi) != S.lineOf(Kw))
     return false;
-  StrayCase SC;
-  SC.TraverseStmt(const_cast<Stmt *>(Body));
-  if (SC.Found)
-    return false;
-  // A body that is one statement gets braces: the code after it on its
-  // line drew clang's -Wmisleading-indentation.
-  std::string Close = " ";
-  if (!isa<CompoundStmt>(Body)) {
-    End = pastSemi(S, End);
-    Close = " } ";
-  }
   SmallVector<const Expr *, 4> Conjuncts;
   operands(W->getCond()->IgnoreParens(), BO_LAnd, Conjuncts);
   const auto *Cond = cast<BinaryOperator>(Conjuncts.front()->IgnoreParens());
@@ -1937,7 +1950,6 @@ static bool blockCountedWhile(Session &S, const FunctionDecl *FD, const WhileStm
 /// which the back end vectorises (`while (n--) *d++ = *s++`); cut with a
 /// counter (blockUncounted), a copy ran 1.3-1.7 times as long.
 static bool blockCountdown(Session &S, const FunctionDecl *FD, const WhileStmt *W) {
-  auto Written = [&](SourceLocation B, SourceLocation E) { return writtenHere(S, B, E); };
   const Expr *Cond = W->getCond()->IgnoreParens(), *Zero = nullptr;
   if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
     Zero = B->getRHS();
@@ -1945,25 +1957,12 @@ static bool blockCountdown(Session &S, const FunctionDecl *FD, const WhileStmt *
   }
   const auto *Dec = dyn_cast<UnaryOperator>(Cond->IgnoreParenImpCasts());
   const VarDecl *V = Dec ? refOf(Dec->getSubExpr()) : nullptr;
-  const Stmt *Body = W->getBody();
-  const auto *FnBody = cast<CompoundStmt>(FD->getBody());
   unsigned Kw = S.offset(W->getWhileLoc()), BodyLo, End;
-  if (!V || FnBody->getLBracLoc().isMacroID() || !Written(W->getWhileLoc(), W->getRParenLoc()) ||
-      !fileSpan(S, Body->getSourceRange(), BodyLo, End) || !pragmaBefore(S, Kw).empty() ||
-      !plainStatementStart(S, S.offset(FnBody->getLBracLoc()), Kw) ||
-      !StringRef(S.TP.Text).substr(Kw).starts_with("while"))
-    return false;
-  StrayCase SC;
-  SC.TraverseStmt(const_cast<Stmt *>(Body));
+  std::string Close;
   OwnBreak OB;
-  OB.TraverseStmt(const_cast<Stmt *>(Body));
-  if (SC.Found || OB.Found)
+  OB.TraverseStmt(const_cast<Stmt *>(W->getBody()));
+  if (!V || OB.Found || !cuttableWhile(S, FD, W, BodyLo, End, Close))
     return false;
-  std::string Close = " ";
-  if (!isa<CompoundStmt>(Body)) { // braced, as in blockCountedWhile
-    End = pastSemi(S, End);
-    Close = " } ";
-  }
   std::string E = "parc_e_" + std::to_string(Kw), N = V->getName().str(), Decl;
   llvm::raw_string_ostream OS(Decl);
   V->getType().getUnqualifiedType().print(OS, S.Ctx.getPrintingPolicy(), E);
