@@ -78,11 +78,12 @@
 //     and countdowns with a brief body; those of more than PARC_BLOCK
 //     iterations (or of a bound not known) run in blocks of PARC_BLOCK
 //     iterations with a poll between them, so that a kill waits for one
-//     block, not for a loop of 3e9 iterations: a counted for loop as
-//     blockLoop cuts it, the others (counted while loops and countdowns,
-//     `&&` in the condition, a `break`) as blockUncounted does; one that
-//     neither can rewrite (a `#pragma` before it, a loop written in a
-//     macro) polls every round.  A loop around such a loop keeps its
+//     block, not for a loop of 3e9 iterations: each block a counted loop
+//     of its own (blockLoop, blockCountedWhile, blockCountdown), or, where
+//     those cannot cut it (a `break`, `&&` before the compare), a block of
+//     rounds as blockUncounted counts them; one that none can rewrite (a
+//     `#pragma` before it, a loop written in a macro) polls every round.
+//     A loop around such a loop keeps its
 //     poll, so a kill waits for one run of the innermost counted loop (or
 //     block) at most, not for the whole nest.  A loop that is not counted
 //     but whose condition, step and body are brief, and that reads or
@@ -550,15 +551,19 @@ public:
   /// `while (i OP BOUND [&& brief]) BODY`, BODY stepping i once in
   /// straight-line code; C says how (Out, if given).
   bool countedWhile(const WhileStmt *L, const FunctionModel &F, Counted *Out = nullptr);
-  /// `while (n--)`, `while (n-- > 0)`, `while (n-- != 0)` (see below).
-  bool countdown(const WhileStmt *L, const FunctionModel &F);
+  /// `while (n--)`, `while (n-- > 0)`, `while (n-- != 0)` (see below);
+  /// Dec, if given, is the `n--`.
+  bool countdown(const WhileStmt *L, const FunctionModel &F,
+                 const UnaryOperator **Dec = nullptr);
   /// A pollFree for loop that blockLoop may cut into blocks: `i OP BOUND`
   /// as the whole condition, an integer index and bound of at most 64
-  /// bits, no `break` of its own, more than BlockTrips iterations possible.
+  /// bits or a pointer index, no `break` of its own.  (insertPolls has
+  /// left those of at most BlockTrips iterations alone already.)
   bool blockable(const ForStmt *L, const FunctionModel &F, Counted &C);
   /// A counted while loop that blockCountedWhile may cut: its first
-  /// conjunct `i OP BOUND`, an index as blockable's, no `break`.
-  bool whileBlockable(const WhileStmt *L, const FunctionModel &F, Counted &C);
+  /// conjunct `i OP BOUND` (Cmp), an index as blockable's, no `break`.
+  bool whileBlockable(const WhileStmt *L, const FunctionModel &F, Counted &C,
+                      const BinaryOperator *&Cmp);
   /// The index and step of a compare Cond that a block may be cut for.
   bool blockIndex(const BinaryOperator *Cond, const Counted &C, const Stmt *Body);
   /// A brief function: its entry needs no poll, and calls to it are brief.
@@ -1023,7 +1028,7 @@ bool Planner::smallLoop(const Stmt *Loop, const FunctionModel &F, int64_t Most) 
 /// local integer (at least int) private to the activity running the loop,
 /// never address-taken and written only there.  It ends as a counted loop
 /// does: within n + 1 iterations, or at signed overflow, which is undefined.
-bool Planner::countdown(const WhileStmt *L, const FunctionModel &F) {
+bool Planner::countdown(const WhileStmt *L, const FunctionModel &F, const UnaryOperator **Dec) {
   const Expr *C = L->getCond()->IgnoreParens();
   bool Positive = false; // `n-- > 0`: ends for any n
   if (const auto *B = dyn_cast<BinaryOperator>(C)) {
@@ -1044,7 +1049,11 @@ bool Planner::countdown(const WhileStmt *L, const FunctionModel &F) {
   // -1 (`while (budget-- != 0)`) was never killed (tester).  Those poll.
   if (V && !Positive && !V->getType()->isUnsignedIntegerType())
     return false;
-  return V && privateIndex(L, F, V, Integer) && Integer && !writes(L->getBody(), V);
+  if (!V || !privateIndex(L, F, V, Integer) || !Integer || writes(L->getBody(), V))
+    return false;
+  if (Dec)
+    *Dec = U;
+  return true;
 }
 
 /// `while (i OP bound) { ... i++; ... }`: as a counted for loop, with the
@@ -1113,7 +1122,7 @@ public:
 };
 
 bool Planner::blockable(const ForStmt *L, const FunctionModel &F, Counted &C) {
-  if (!pollFree(L, F) || smallLoop(L, F, BlockTrips) || !counted(L, F, C))
+  if (!pollFree(L, F) || !counted(L, F, C))
     return false;
   const auto *Cond = dyn_cast<BinaryOperator>(L->getCond()->IgnoreParens());
   if (!Cond || readOf(Cond->getLHS()) != C.Var || Cond->getRHS() != C.Bound)
@@ -1140,17 +1149,18 @@ bool Planner::blockIndex(const BinaryOperator *Cond, const Counted &C, const Stm
   return !B.Found;
 }
 
-bool Planner::whileBlockable(const WhileStmt *L, const FunctionModel &F, Counted &C) {
+bool Planner::whileBlockable(const WhileStmt *L, const FunctionModel &F, Counted &C,
+                             const BinaryOperator *&Cmp) {
   if (!pollFree(L, F) || !countedWhile(L, F, &C))
     return false;
   // The compare first (`k < m && s[i + k] == p[k]`), index on the left:
   // the block's end replaces BOUND, and REST keeps its evaluations.
   SmallVector<const Expr *, 4> Conjuncts;
   operands(L->getCond()->IgnoreParens(), BO_LAnd, Conjuncts);
-  const auto *Cond = dyn_cast<BinaryOperator>(Conjuncts.front()->IgnoreParens());
-  if (!Cond || readOf(Cond->getLHS()) != C.Var || Cond->getRHS() != C.Bound)
+  Cmp = dyn_cast<BinaryOperator>(Conjuncts.front()->IgnoreParens());
+  if (!Cmp || readOf(Cmp->getLHS()) != C.Var || Cmp->getRHS() != C.Bound)
     return false;
-  return blockIndex(Cond, C, L->getBody());
+  return blockIndex(Cmp, C, L->getBody());
 }
 
 } // namespace
@@ -1387,6 +1397,7 @@ public:
 struct Uncounted {
   unsigned Keyword = 0, BodyEnd = 0;
   const Expr *Cond = nullptr, *Inc = nullptr;
+  const Stmt *Body = nullptr;
 };
 
 /// A loop that polls in its head today but whose condition, increment and
@@ -1421,6 +1432,7 @@ static bool uncountedBlockable(Session &S, Planner &P, const Stmt *L, const Func
     Kw = Fo->getForLoc();
     Close = Fo->getRParenLoc();
   }
+  U.Body = Body;
   auto Written = [&](SourceLocation B, SourceLocation E) { return writtenHere(S, B, E); };
   auto Once = [&](const Expr *E) {
     if (!E)
@@ -1821,8 +1833,9 @@ struct BlockEnd {
 /// 4096 steps is within the bound where it is taken.  The bound is
 /// evaluated once per block instead of once per iteration: a counted loop's
 /// bound does not change in the loop.  The index keeps its final value;
-/// `continue` goes to the inner step; a loop with a `break` of its own, a
-/// pragma before it or anything of its head in a macro keeps its form.
+/// `continue` goes to the inner step.  A loop with a `break` of its own, a
+/// `case` of a switch around it in its body, a pragma before it or its head
+/// in a macro is not cut so (insertPolls finds it another way to poll).
 static bool blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, const Counted &C) {
   auto Written = [&](SourceLocation B, SourceLocation E) { return writtenHere(S, B, E); };
   const Expr *Inc = L->getInc(), *Bound = C.Bound;
@@ -1912,16 +1925,13 @@ static bool cuttableWhile(Session &S, const FunctionDecl *FD, const WhileStmt *W
 /// the back end vectorises (`while (x < end) *y++ += 2.0f * *x++;` ran
 /// 1.5 times as long cut as blockUncounted cuts, with a counter).
 static bool blockCountedWhile(Session &S, const FunctionDecl *FD, const WhileStmt *W,
-                              const Counted &C) {
+                              const Counted &C, const BinaryOperator *Cond) {
   unsigned Kw = S.offset(W->getWhileLoc()), BoundLo, BoundHi, BodyLo, End;
   std::string Close;
   if (!cuttableWhile(S, FD, W, BodyLo, End, Close) ||
       !fileSpan(S, C.Bound->getSourceRange(), BoundLo, BoundHi) ||
       S.lineOf(BoundLo) != S.lineOf(Kw) || S.lineOf(BoundHi) != S.lineOf(Kw))
     return false;
-  SmallVector<const Expr *, 4> Conjuncts;
-  operands(W->getCond()->IgnoreParens(), BO_LAnd, Conjuncts);
-  const auto *Cond = cast<BinaryOperator>(Conjuncts.front()->IgnoreParens());
   BlockEnd BE(S, Cond, C, std::to_string(Kw));
   const std::string &B = BE.B, &E = BE.E, &I = BE.I, &Op = BE.Op;
   std::string Bound = S.Edits.render(BoundLo, BoundHi);
@@ -1949,19 +1959,17 @@ static bool blockCountedWhile(Session &S, const FunctionDecl *FD, const WhileStm
 /// `n++` gives back.  The inner loop is a countdown as the user's was,
 /// which the back end vectorises (`while (n--) *d++ = *s++`); cut with a
 /// counter (blockUncounted), a copy ran 1.3-1.7 times as long.
-static bool blockCountdown(Session &S, const FunctionDecl *FD, const WhileStmt *W) {
-  const Expr *Cond = W->getCond()->IgnoreParens(), *Zero = nullptr;
-  if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
-    Zero = B->getRHS();
-    Cond = B->getLHS();
-  }
-  const auto *Dec = dyn_cast<UnaryOperator>(Cond->IgnoreParenImpCasts());
-  const VarDecl *V = Dec ? refOf(Dec->getSubExpr()) : nullptr;
+static bool blockCountdown(Session &S, const FunctionDecl *FD, const WhileStmt *W,
+                           const UnaryOperator *Dec) {
+  // The 0 of `n-- != 0` or `n-- > 0`, which the block's end replaces.
+  const auto *Cmp = dyn_cast<BinaryOperator>(W->getCond()->IgnoreParens());
+  const Expr *Zero = Cmp ? Cmp->getRHS() : nullptr;
+  const VarDecl *V = refOf(Dec->getSubExpr());
   unsigned Kw = S.offset(W->getWhileLoc()), BodyLo, End;
   std::string Close;
   OwnBreak OB;
   OB.TraverseStmt(const_cast<Stmt *>(W->getBody()));
-  if (!V || OB.Found || !cuttableWhile(S, FD, W, BodyLo, End, Close))
+  if (OB.Found || !cuttableWhile(S, FD, W, BodyLo, End, Close))
     return false;
   std::string E = "parc_e_" + std::to_string(Kw), N = V->getName().str(), Decl;
   llvm::raw_string_ostream OS(Decl);
@@ -2031,12 +2039,9 @@ static void blockUncounted(Session &S, const Stmt *L, const Uncounted &U) {
   // is done, so the blocks loop forever, as the user's did.  With `if
   // (parc_left_K) break;` the end of a non-void function looked reachable
   // to gcc and clang (-Wreturn-type, tester A, s52).
-  const Stmt *Body = isa<WhileStmt>(L)  ? cast<WhileStmt>(L)->getBody()
-                     : isa<DoStmt>(L) ? cast<DoStmt>(L)->getBody()
-                                      : cast<ForStmt>(L)->getBody();
   std::optional<llvm::APSInt> C = U.Cond ? U.Cond->getIntegerConstantExpr(S.Ctx) : std::nullopt;
   OwnBreak OB;
-  OB.TraverseStmt(const_cast<Stmt *>(Body));
+  OB.TraverseStmt(const_cast<Stmt *>(U.Body));
   bool Forever = (!U.Cond || (C && !C->isZero())) && !OB.Found;
   std::string Next = Forever ? " }" : " if (" + N + ") break; }";
   if (const auto *D = dyn_cast<DoStmt>(L)) {
@@ -2128,6 +2133,8 @@ void insertPolls(Outliner &O) {
         continue;
       Uncounted U;
       const auto *Fo = dyn_cast<ForStmt>(L);
+      const BinaryOperator *Cmp = nullptr;
+      const UnaryOperator *Dec = nullptr;
       if (uncountedBlockable(S, P, L, *F, U))
         blockUncounted(S, L, U);
       else if (!P.pollFree(L, *F))
@@ -2137,9 +2144,9 @@ void insertPolls(Outliner &O) {
       else if (Fo && P.blockable(Fo, *F, C) && blockLoop(S, F->FD, Fo, C))
         continue;
       else if (const auto *W = dyn_cast<WhileStmt>(L);
-               W && P.whileBlockable(W, *F, C) && blockCountedWhile(S, F->FD, W, C))
+               W && P.whileBlockable(W, *F, C, Cmp) && blockCountedWhile(S, F->FD, W, C, Cmp))
         continue;
-      else if (W && P.countdown(W, *F) && blockCountdown(S, F->FD, W))
+      else if (W && P.countdown(W, *F, &Dec) && blockCountdown(S, F->FD, W, Dec))
         continue;
       else if (uncountedBlockable(S, P, L, *F, U, /*Ends=*/true))
         blockUncounted(S, L, U);
