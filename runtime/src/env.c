@@ -24,6 +24,10 @@
  *                    from the clock, printed to stderr so the run can be
  *                    repeated)
  * A bad value is a user error: "parc: error: VAR=VALUE: why", exit 2.
+ * Any other PARC_ name in the environment is most likely one of these
+ * mistyped (PARC_PROCS, PARC_NUM_THREADS), which would otherwise run the
+ * program with the default silently: a warning names it and the variable
+ * meant (check_unknown).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +37,8 @@
 #include <unistd.h>
 
 #include "internal.h"
+
+extern char **environ;
 
 static _Noreturn void bad(const char *var, const char *val, const char *why) {
   parc_fatal(2, "%s=%s: %s", var, val, why);
@@ -59,6 +65,83 @@ static int parse_flag(const char *var, int dflt) {
   if (!strcmp(v, "1"))
     return 1;
   bad(var, v, "expected 0 or 1");
+}
+
+/* The names libparc reads, and PARC_TRACE_PATH, which parc-trace reads. */
+static const char *const known_vars[] = {
+    "PARC_NPROCS", "PARC_STACK_SIZE", "PARC_PIN",   "PARC_STATS",      "PARC_SPIN_US",
+    "PARC_KILL",   "PARC_SCHED",      "PARC_SEED",  "PARC_TRACE",      "PARC_TRACE_PATH",
+};
+enum { KNOWN_VARS = sizeof known_vars / sizeof known_vars[0], NAME_MAX_ = 32 };
+
+/* Edit distance (insertions, deletions, substitutions) between a and the
+ * first n bytes of b; b longer than NAME_MAX_ counts as far. */
+static size_t edit_distance(const char *a, const char *b, size_t n) {
+  size_t m = strlen(a), row[NAME_MAX_ + 1];
+  if (n > NAME_MAX_)
+    return n;
+  for (size_t j = 0; j <= n; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= m; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= n; j++) {
+      size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      diag = up, row[j] = best;
+    }
+  }
+  return row[n];
+}
+
+static int mentions(const char *name, size_t n, const char *word) {
+  size_t w = strlen(word);
+  for (size_t i = 0; i + w <= n; i++)
+    if (!memcmp(name + i, word, w))
+      return 1;
+  return 0;
+}
+
+/* Warn once for each PARC_ variable libparc does not read, naming the one
+ * most like it: the nearest by edit distance if it is close (at most 2
+ * edits, or a third of the name after PARC_; the start of the other, as
+ * PARC_SCHEDULE, comes first), else PARC_NPROCS for a name about
+ * processors or threads.  Only a warning: the program runs as it would
+ * without the variable. */
+static void check_unknown(void) {
+  for (char **e = environ; e && *e; e++) {
+    const char *eq = strchr(*e, '=');
+    if (strncmp(*e, "PARC_", 5) != 0 || !eq)
+      continue;
+    size_t n = (size_t)(eq - *e), best_d = (size_t)-1;
+    const char *best = NULL;
+    for (int k = 0; k < KNOWN_VARS; k++) {
+      if (strlen(known_vars[k]) == n && !memcmp(known_vars[k], *e, n))
+        goto next;
+      /* One name the start of the other (PARC_SCHEDULE, PARC_SPIN) is as
+       * near as can be. */
+      size_t m = strlen(known_vars[k]), d = edit_distance(known_vars[k], *e, n);
+      if (n > 6 && !memcmp(known_vars[k], *e, m < n ? m : n))
+        d = 0;
+      if (d < best_d)
+        best_d = d, best = known_vars[k];
+    }
+    if (!(best_d <= 2 || best_d * 3 <= n - 5))
+      best = mentions(*e, n, "PROC") || mentions(*e, n, "THREAD") || mentions(*e, n, "CPU") ||
+                     mentions(*e, n, "CORE") || mentions(*e, n, "WORKER")
+                 ? "PARC_NPROCS"
+                 : NULL;
+    if (best)
+      fprintf(stderr, "parc: warning: %.*s is not a libparc variable and is ignored; did you "
+                      "mean %s?\n", (int)n, *e, best);
+    else
+      fprintf(stderr, "parc: warning: %.*s is not a libparc variable and is ignored (parcc(1), "
+                      "ENVIRONMENT, lists them)\n", (int)n, *e);
+  next:;
+  }
 }
 
 void parc_env_parse(void) {
@@ -180,5 +263,6 @@ void parc_env_parse(void) {
     parc_rt.trace = 1;
   }
   parc_rt.step = parc_rt.trace || parc_rt.sched_random;
+  check_unknown();
   parc_rt.observe = parc_rt.trace || parc_rt.stats;
 }

@@ -22,6 +22,15 @@
 // RUN: env PARC_SPIN_US=-1 %not %t 2>&1 | %FileCheck %s --check-prefix=SPINNEG
 // RUN: env PARC_SPIN_US=0 %run-2 %t | %FileCheck %s --check-prefix=OK2
 // RUN: sh -c 'env PARC_NPROCS=0 %t; echo status=$?' 2>&1 | %FileCheck %s --check-prefix=STATUS
+// Any other PARC_ name is most likely a misspelt one: a warning names the
+// variable meant, and the program runs as it would without it.
+// RUN: env PARC_NPROCS=2 PARC_PROCS=4 PARC_NUM_THREADS=4 PARC_SCHEDULE=random PARC_FOO=1 %t 2>&1 | %FileCheck %s --check-prefix=UNKNOWN
+// RUN: env PARC_TRACE_PATH=x %run-2 %t 2>&1 | %FileCheck %s --check-prefix=OK2 --implicit-check-not=warning
+// UNKNOWN-DAG: parc: warning: PARC_PROCS is not a libparc variable and is ignored; did you mean PARC_NPROCS?
+// UNKNOWN-DAG: parc: warning: PARC_NUM_THREADS is not a libparc variable and is ignored; did you mean PARC_NPROCS?
+// UNKNOWN-DAG: parc: warning: PARC_SCHEDULE is not a libparc variable and is ignored; did you mean PARC_SCHED?
+// UNKNOWN-DAG: parc: warning: PARC_FOO is not a libparc variable and is ignored (parcc(1), ENVIRONMENT, lists them)
+// UNKNOWN: main ran P=2 sum=4950
 // ZERO: parc: error: PARC_NPROCS=0: must be at least 1
 // ZERO-NOT: main ran
 // NEG: parc: error: PARC_NPROCS=-3: must be positive
