@@ -710,7 +710,7 @@ std::string Outliner::hoistReturnTag(const FunctionDecl *FD) {
 /// while that argument is expanded, before it is put in the body: it is
 /// recorded at its own offset inside [X, E) (`faa(&s, UPD(i))`).
 bool Outliner::inSet(const std::map<unsigned, std::set<const IdentifierInfo *>> &Sets, unsigned X,
-                     unsigned E, const VarDecl *V) {
+                     unsigned E, const NamedDecl *V) {
   for (auto It = Sets.lower_bound(X); It != Sets.end() && It->first < E; ++It)
     if (It->second.count(V->getIdentifier()))
       return true;
@@ -1081,6 +1081,17 @@ private:
 };
 } // namespace
 
+bool Outliner::renamableInMacro(const NamedDecl *D, SourceLocation L) const {
+  if (!S.writtenInPlace(L))
+    return false;
+  unsigned Sp = S.offset(L);
+  const MacroUses &M = S.Macros;
+  if (M.Stringized.count(Sp) || M.StringizedDeep.count(Sp) || M.Pasted.count(Sp))
+    return false;
+  unsigned X = S.SM.getFileOffset(S.SM.getExpansionLoc(L));
+  return !inSet(M.PastedDeep, X, S.expansionEnd(L), D);
+}
+
 void Outliner::renameClashingLocalTypes() {
   // Every moved name, by name space (tags; typedefs and enumerators),
   // with the function it comes from, in the order of the file.
@@ -1130,12 +1141,13 @@ void Outliner::renameClashingLocalTypes() {
     SpelledNames Spelled(Of);
     Spelled.TraverseDecl(const_cast<FunctionDecl *>(F->FD));
     for (const NamedDecl *D : Decls) {
-      // Every spelling is an identifier of this file, outside macros, or
-      // the name stays (and hoistLocalDecls says why it cannot move).
+      // Every spelling is an identifier of this file, outside macros or in
+      // an argument of one, or the name stays (and hoistLocalDecls says
+      // why it cannot move).
       std::vector<unsigned> Offs;
       bool Editable = true;
       for (SourceLocation L : Spelled.At[D->getCanonicalDecl()]) {
-        if (L.isMacroID() || !S.inMainFile(L)) {
+        if (L.isMacroID() ? !renamableInMacro(D, L) : !S.inMainFile(L)) {
           Editable = false;
           Unrenamed[D->getCanonicalDecl()] = L;
           break;
@@ -1227,8 +1239,10 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
         if (X == D->getCanonicalDecl() ||
             cast<Decl>(X->getDeclContext())->getCanonicalDecl() == D->getCanonicalDecl()) {
           S.note(L, "parcc would give the type a name of its own, but %select{a macro|another "
-                    "file}1 spells the name '%0' here")
-              << cast<NamedDecl>(X)->getName() << (L.isMacroID() ? 0 : 1);
+                    "file|a macro stringizes (#) or pastes (##)}1 %select{spells |spells |}1the name "
+                    "'%0' here")
+              << cast<NamedDecl>(X)->getName()
+              << (!L.isMacroID() ? 1 : S.writtenInPlace(L) ? 2 : 0);
           return;
         }
     };

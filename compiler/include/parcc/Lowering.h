@@ -76,7 +76,7 @@ public:
   /// variables.  False on error (reported).
   bool rewriteCaptures();
   static bool inSet(const std::map<unsigned, std::set<const clang::IdentifierInfo *>> &Sets,
-                    unsigned X, unsigned E, const clang::VarDecl *V);
+                    unsigned X, unsigned E, const clang::NamedDecl *V);
   const char *whyNotRenamable(unsigned X, const VarUse &U, unsigned Uses);
   void defineAround(const std::vector<const VarUse *> &Us);
   /// Wraps the main-file expansion that InIt is part of in directives: Push
@@ -115,6 +115,11 @@ public:
   /// hoistLocalDecls will move and whose name is taken at file scope or
   /// by another moved one: two functions' `struct pair`.
   void renameClashingLocalTypes();
+  /// Can a spelling of local type D at L, inside a macro's expansion, be
+  /// renamed where it is written?  Yes for an argument written in the file
+  /// (`faa(&t, sizeof(struct pair))`) that no macro turns into a string or
+  /// pastes.
+  bool renamableInMacro(const clang::NamedDecl *D, clang::SourceLocation L) const;
   /// Those it could not rename, with a spelling of theirs it cannot edit.
   llvm::DenseMap<const clang::Decl *, clang::SourceLocation> Unrenamed;
   /// The definition of a tag that FD's return type defines (`struct S {
