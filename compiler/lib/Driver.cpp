@@ -353,6 +353,38 @@ StringRef includeFlag(StringRef A) {
   return "";
 }
 
+/// Options of cc's whose value may be the next word (`--param NAME=VAL`,
+/// `-u SYMBOL`), and who gets the pair: read as two options, the value
+/// was taken for an input file.  Their joined forms (`-usym`, `--param=`)
+/// are single words and go to the back end as other options do.
+enum class ValueTo { Link, BackCompile, BackAndLink, FrontAndBack };
+struct SeparateOption {
+  const char *Name;
+  ValueTo To;
+};
+const SeparateOption SeparateOptions[] = {
+    // The linker's: kept in order among the inputs, as -Xlinker.
+    {"-u", ValueTo::Link},
+    {"-z", ValueTo::Link},
+    {"-e", ValueTo::Link},
+    {"-T", ValueTo::Link},
+    // The back end's own.
+    {"--param", ValueTo::BackAndLink},
+    {"-B", ValueTo::BackAndLink},
+    {"-wrapper", ValueTo::BackAndLink},
+    {"-dumpbase", ValueTo::BackAndLink},
+    {"-dumpbase-ext", ValueTo::BackAndLink},
+    {"-dumpdir", ValueTo::BackAndLink},
+    {"-aux-info", ValueTo::BackCompile},
+    {"-Xassembler", ValueTo::BackCompile},
+    {"-Xclang", ValueTo::BackCompile},
+    {"-mllvm", ValueTo::BackCompile},
+    // gcc's #assert predicates, which Clang does not have.
+    {"-A", ValueTo::BackCompile},
+    // The preprocessor's: the front end must see the same macros.
+    {"-Xpreprocessor", ValueTo::FrontAndBack},
+};
+
 /// A Make target as -MQ and cc's default target write it: spaces and tabs
 /// (and the backslashes before them) escaped with a backslash, '$' doubled,
 /// '#' escaped.
@@ -576,6 +608,40 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
         return Missing(A);
       O.Link.push_back({-1, "-Xlinker"});
       O.Link.push_back({-1, Argv[++I]});
+    } else if (const SeparateOption *SO = llvm::find_if(
+                   SeparateOptions, [&](const SeparateOption &X) { return A == X.Name; });
+               SO != std::end(SeparateOptions)) {
+      if (I + 1 >= Argv.size())
+        return Missing(A);
+      std::string Val = Argv[++I];
+      switch (SO->To) {
+      case ValueTo::Link:
+        O.Link.push_back({-1, A.str()});
+        O.Link.push_back({-1, Val});
+        break;
+      case ValueTo::BackCompile:
+        O.BackCompile.insert(O.BackCompile.end(), {A.str(), Val});
+        break;
+      case ValueTo::BackAndLink:
+        O.BackAndLink.insert(O.BackAndLink.end(), {A.str(), Val});
+        break;
+      case ValueTo::FrontAndBack:
+        O.Front.insert(O.Front.end(), {A.str(), Val});
+        O.BackCompile.insert(O.BackCompile.end(), {A.str(), Val});
+        break;
+      }
+    } else if (A == "--sysroot" || A.starts_with("--sysroot=")) {
+      // Where both compilers find the headers (and the back end the
+      // libraries): the front end must read the same ones.
+      if (!Value("--sysroot", V) || (StringRef(V).starts_with("=") && V.size() == 1))
+        return Missing("--sysroot");
+      if (StringRef(V).starts_with("="))
+        V.erase(0, 1);
+      O.Front.push_back("--sysroot=" + V);
+      O.BackAndLink.push_back("--sysroot=" + V);
+    } else if (A == "-undef") {
+      O.Front.push_back(A.str());
+      O.BackCompile.push_back(A.str());
     } else if (A == "-shared" || A == "-static" || A == "-rdynamic" || A == "-nostdlib" ||
                A == "-nodefaultlibs" || A == "-nostartfiles" || A == "-pie" || A == "-no-pie" ||
                A == "-s") {
