@@ -372,8 +372,14 @@ void checkConstructs(Session &S) {
     // its STEP, whose body was taken for the STEP (`parfor int i; 0; 3;
     // work(); epar` calls work() once, as STEP, and runs nothing).  A body
     // of `;` or `{}` is written on purpose.
-    if (!C.Acts.empty() && C.Acts[0]->Body && C.Acts[0]->Body->body_empty() &&
-        C.Bounds[2] && !C.Bounds[2]->getBeginLoc().isMacroID()) {
+    bool NoBody = !C.Acts.empty() && C.Acts[0]->Body && C.Acts[0]->Body->body_empty() &&
+                  C.Bounds[2] && !C.Bounds[2]->getBeginLoc().isMacroID();
+    // `parfor int i; 0; 9; a[i] = 0; epar`: the STEP's error below says
+    // so, and a warning about the body first would only confuse.
+    RefFinder InStep(C.Index);
+    if (NoBody)
+      InStep.TraverseStmt(const_cast<Expr *>(C.Bounds[2]));
+    if (NoBody && !InStep.Found) {
       S.warn(C.Bounds[2]->getBeginLoc(), OwnWarning::EmptyBody,
              "'%0' has no body: nothing runs for each value of '%1'")
           << Kw << C.Index->getName();
@@ -423,7 +429,19 @@ void checkConstructs(Session &S) {
         const auto *UO = dyn_cast<UnaryOperator>(Core);
         if (I == 2 && commaForSemiNote(S, C))
           continue;
-        if (I == 1 && BO && BO->isComparisonOp())
+        // `i++` or `i += 2` updates the index: a for's step.  Anything
+        // else, with nothing after it, was the body.
+        const Expr *Updated = UO && UO->isIncrementDecrementOp() ? UO->getSubExpr()
+                              : BO && BO->isAssignmentOp()      ? BO->getLHS()
+                                                                : nullptr;
+        const auto *UpdatedRef =
+            Updated ? dyn_cast<DeclRefExpr>(Updated->IgnoreParenImpCasts()) : nullptr;
+        bool UpdatesIndex = UpdatedRef && UpdatedRef->getDecl() == C.Index;
+        if (I == 2 && NoBody && !UpdatesIndex)
+          S.note(F.Found->getLocation(), "the header is 'TYPE VAR; FROM; TO; STEP;' and the "
+                                         "body follows it: is STEP missing? This was read "
+                                         "as STEP, and nothing as the body");
+        else if (I == 1 && BO && BO->isComparisonOp())
           S.note(F.Found->getLocation(), "TO is the last value of the index, not a condition: "
                                          "for '%0 < N' write 'N - 1', for '%0 <= N' write 'N'")
               << C.Index->getName();
