@@ -788,6 +788,29 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
                              "expected ';' after the index '%0' in '%1' header, not ':'",
                              {Toks[K - 1].Ident, name(F)});
         }
+      // `parfor i int; ...`, `parfor k unsigned long; ...`: the name first.
+      auto TypeWord = [&](const RTok &T) {
+        if (T.Kind != tok::raw_identifier)
+          return false;
+        switch (Idents.get(T.Ident).getTokenID()) {
+        case tok::kw_int: case tok::kw_long: case tok::kw_short: case tok::kw_char:
+        case tok::kw_unsigned: case tok::kw_signed: case tok::kw__Bool:
+        case tok::kw___int128:
+          return true;
+        default:
+          return false;
+        }
+      };
+      if (E - B >= 2 && Toks[B].Kind == tok::raw_identifier && !isKeyword(Toks[B].Ident) &&
+          std::all_of(&Toks[B + 1], &Toks[E - 1] + 1, TypeWord)) {
+        std::string Type;
+        for (size_t K = B + 1; K < E; ++K)
+          Type += (Type.empty() ? "" : " ") + Toks[K].Ident.str();
+        return headerError(F, Toks[B].Off,
+                           "the type of the index comes before its name in '%0' header: "
+                           "write '%1 %2'",
+                           {name(F), Type, Toks[B].Ident});
+      }
       return headerError(F, Var.Off,
                          "expected the name of the index variable in '%0' header", {name(F)});
     }
