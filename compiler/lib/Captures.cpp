@@ -143,9 +143,7 @@ std::string Outliner::declarator(QualType T, std::string Inner,
   return S.printType(printable(S.Ctx, T), Inner);
 }
 
-/// T without its array and pointer layers: the element or pointee type a
-/// declarator is built around.
-static QualType innermost(const ASTContext &Ctx, QualType T) {
+QualType innermost(const ASTContext &Ctx, QualType T) {
   while (true) {
     if (const ArrayType *AT = Ctx.getAsArrayType(T))
       T = AT->getElementType();

@@ -1134,10 +1134,15 @@ bool Planner::blockIndex(const BinaryOperator *Cond, const Counted &C, const Stm
   QualType CT = Cond->getLHS()->getType().getCanonicalType();
   // A pointer index steps through an array of complete objects (`for (p =
   // a; p < a + n; p++)`): no void or function pointer arithmetic, and no
-  // variably modified type to write twice.
+  // variably modified type to write twice, nor one around a struct, union
+  // or enum without a name (`struct { int x; } *p, *e;`), which the block's
+  // declarations could not spell.
+  const auto *Tag = innermost(S.Ctx, CT)->getAs<TagType>();
   bool Pointer = CT->isPointerType() && C.Var->getType()->isPointerType() &&
                  CT->getPointeeType()->isObjectType() &&
-                 !CT->getPointeeType()->isIncompleteType() && !CT->isVariablyModifiedType();
+                 !CT->getPointeeType()->isIncompleteType() && !CT->isVariablyModifiedType() &&
+                 !(Tag && !Tag->getDecl()->getIdentifier() &&
+                   !Tag->getDecl()->getTypedefNameForAnonDecl());
   if (!Pointer && (!CT->isIntegerType() || !CT->isBuiltinType() || S.Ctx.getTypeSize(CT) > 64 ||
                    !C.Var->getType()->isIntegerType()))
     return false;
@@ -1775,14 +1780,8 @@ struct BlockEnd {
       // The distance in elements, a ptrdiff_t (the loop runs only while i
       // is on the near side of the bound); i + Span stays in the array.
       QualType PT = Cond->getLHS()->getType().getUnqualifiedType();
-      auto Declare = [&](const std::string &Name) {
-        std::string Out;
-        llvm::raw_string_ostream OS(Out);
-        PT.print(OS, S.Ctx.getPrintingPolicy(), Name);
-        return OS.str() + ";";
-      };
-      Decl = Declare(B) + " " + Declare(E);
-      T = PT.getAsString(S.Ctx.getPrintingPolicy());
+      Decl = S.printType(PT, B) + "; " + S.printType(PT, E) + ";";
+      T = S.printType(PT);
       U = "long long";
       Dist = Up ? B + " - " + I : I + " - " + B;
       Far = std::string(Up ? " + " : " - ") + std::to_string(Strict ? Span : Span - 1);
@@ -1971,16 +1970,15 @@ static bool blockCountdown(Session &S, const FunctionDecl *FD, const WhileStmt *
   OB.TraverseStmt(const_cast<Stmt *>(W->getBody()));
   if (OB.Found || !cuttableWhile(S, FD, W, BodyLo, End, Close))
     return false;
-  std::string E = "parc_e_" + std::to_string(Kw), N = V->getName().str(), Decl;
-  llvm::raw_string_ostream OS(Decl);
-  V->getType().getUnqualifiedType().print(OS, S.Ctx.getPrintingPolicy(), E);
+  std::string E = "parc_e_" + std::to_string(Kw), N = V->getName().str();
+  std::string Decl = S.printType(V->getType().getUnqualifiedType(), E);
   if (Zero) {
     if (!S.Edits.replace(S.offset(Zero->getBeginLoc()), S.endOffset(Zero->getEndLoc()), E))
       return false;
   } else {
     S.Edits.insert(S.endOffset(Dec->getEndLoc()), " != " + E);
   }
-  S.Edits.insert(Kw, "{ " + OS.str() + "; for (;;) { " + E + " = " + N +
+  S.Edits.insert(Kw, "{ " + Decl + "; for (;;) { " + E + " = " + N +
                          " > PARC_BLOCK ? " + N + " - PARC_BLOCK : 0; ");
   if (Close != " ")
     S.Edits.insert(BodyLo, "{ ");

@@ -252,6 +252,9 @@ void insertPolls(Outliner &O);
 /// lowerSyncs renders any initializer): in the body the user wrote, or in
 /// the expansion through a `for`/`while` macro that polls (wrapExpansion).
 void pollMacroLoops(Outliner &O);
+/// T without its array and pointer layers: the element or pointee type a
+/// declarator is built around.
+clang::QualType innermost(const clang::ASTContext &Ctx, clang::QualType T);
 
 } // namespace parcc
 
