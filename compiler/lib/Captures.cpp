@@ -1236,9 +1236,9 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       for (const auto &[X, L] : Unrenamed)
         if (X == D->getCanonicalDecl() ||
             cast<Decl>(X->getDeclContext())->getCanonicalDecl() == D->getCanonicalDecl()) {
-          S.note(L, "parcc would give the type a name of its own, but %select{a macro|another "
-                    "file|a macro stringizes (#) or pastes (##)}1 %select{spells |spells |}1the name "
-                    "'%0' here")
+          S.note(L, "parcc would give the type a name of its own, but %select{a macro "
+                    "spells|another file spells|a macro stringizes (#) or pastes (##)}1 the "
+                    "name '%0' here")
               << cast<NamedDecl>(X)->getName()
               << (!L.isMacroID() ? 1 : S.writtenInPlace(L) ? 2 : 0);
           return;

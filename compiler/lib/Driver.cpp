@@ -425,6 +425,12 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       Out = Argv[++I];
       return true;
     };
+    // --flag=value or --flag value.
+    auto ValueEq = [&](StringRef Flag, std::string &Out) {
+      if (Value(Flag, Out) && StringRef(Out).starts_with("="))
+        Out.erase(0, 1);
+      return !Out.empty();
+    };
     auto Missing = [&](StringRef Flag) {
       return fail("argument to '" + Flag + "' is missing (expected 1 value)");
     };
@@ -553,9 +559,7 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       // #embed's search path (C23, Clang 19, gcc 15): both compilers read
       // the files, the front end to decide __has_embed, the back end to
       // embed them.
-      if (Value("--embed-dir", V) && StringRef(V).starts_with("="))
-        V.erase(0, 1);
-      if (V.empty())
+      if (!ValueEq("--embed-dir", V))
         return Missing("--embed-dir");
       O.Front.push_back("--embed-dir=" + V);
       O.BackCompile.push_back("--embed-dir=" + V);
@@ -633,10 +637,8 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
     } else if (A == "--sysroot" || A.starts_with("--sysroot=")) {
       // Where both compilers find the headers (and the back end the
       // libraries): the front end must read the same ones.
-      if (!Value("--sysroot", V) || (StringRef(V).starts_with("=") && V.size() == 1))
+      if (!ValueEq("--sysroot", V))
         return Missing("--sysroot");
-      if (StringRef(V).starts_with("="))
-        V.erase(0, 1);
       O.Front.push_back("--sysroot=" + V);
       O.BackAndLink.push_back("--sysroot=" + V);
     } else if (A == "-undef") {

@@ -1111,6 +1111,14 @@ bool Planner::pollFree(const Stmt *Loop, const FunctionModel &F) {
 
 /// Does St (a loop's body) hold a `break` that leaves that loop: one not
 /// inside a loop or switch of its own?
+/// Does a visitor of kind V (OwnBreak, StrayCase) find what it looks for
+/// in St?
+template <class V> bool finds(const Stmt *St) {
+  V Visitor;
+  Visitor.TraverseStmt(const_cast<Stmt *>(St));
+  return Visitor.Found;
+}
+
 class OwnBreak : public RecursiveASTVisitor<OwnBreak> {
 public:
   bool Found = false;
@@ -1149,9 +1157,7 @@ bool Planner::blockIndex(const BinaryOperator *Cond, const Counted &C, const Stm
   int64_t Step = C.Step > 0 ? C.Step : -C.Step;
   if (Step > (int64_t(1) << 18))
     return false; // a block of PARC_BLOCK steps would not fit in an int
-  OwnBreak B;
-  B.TraverseStmt(const_cast<Stmt *>(Body));
-  return !B.Found;
+  return !finds<OwnBreak>(Body);
 }
 
 bool Planner::whileBlockable(const WhileStmt *L, const FunctionModel &F, Counted &C,
@@ -1455,9 +1461,7 @@ static bool uncountedBlockable(Session &S, Planner &P, const Stmt *L, const Func
       !P.brief(U.Cond, F) || !P.brief(U.Inc, F) || !P.brief(Body, F) ||
       (!Ends && !P.fixedAccess(L, F)))
     return false;
-  StrayCase SC;
-  SC.TraverseStmt(const_cast<Stmt *>(Body));
-  if (SC.Found)
+  if (finds<StrayCase>(Body))
     return false;
   // The copy of C goes after BODY: a directive there (`#define LIM 5000`)
   // would change what the copy means.
@@ -1852,9 +1856,7 @@ static bool blockLoop(Session &S, const FunctionDecl *FD, const ForStmt *L, cons
     return false;
   // A `case` of a switch around the loop, in its body: the jump in would
   // skip parc_b_K's and parc_e_K's setting (tester A, s52).
-  StrayCase SC;
-  SC.TraverseStmt(const_cast<Stmt *>(Body));
-  if (SC.Found)
+  if (finds<StrayCase>(Body))
     return false;
   if (!isa<CompoundStmt>(Body))
     End = pastSemi(S, End);
@@ -1896,9 +1898,7 @@ static bool cuttableWhile(Session &S, const FunctionDecl *FD, const WhileStmt *W
       !plainStatementStart(S, S.offset(FnBody->getLBracLoc()), Kw) ||
       !StringRef(S.TP.Text).substr(Kw).starts_with("while"))
     return false;
-  StrayCase SC;
-  SC.TraverseStmt(const_cast<Stmt *>(Body));
-  if (SC.Found)
+  if (finds<StrayCase>(Body))
     return false;
   Close = " ";
   if (!isa<CompoundStmt>(Body)) {
@@ -1966,9 +1966,7 @@ static bool blockCountdown(Session &S, const FunctionDecl *FD, const WhileStmt *
   const VarDecl *V = refOf(Dec->getSubExpr());
   unsigned Kw = S.offset(W->getWhileLoc()), BodyLo, End;
   std::string Close;
-  OwnBreak OB;
-  OB.TraverseStmt(const_cast<Stmt *>(W->getBody()));
-  if (OB.Found || !cuttableWhile(S, FD, W, BodyLo, End, Close))
+  if (finds<OwnBreak>(W->getBody()) || !cuttableWhile(S, FD, W, BodyLo, End, Close))
     return false;
   std::string E = "parc_e_" + std::to_string(Kw), N = V->getName().str();
   std::string Decl = S.printType(V->getType().getUnqualifiedType(), E);
@@ -2038,9 +2036,7 @@ static void blockUncounted(Session &S, const Stmt *L, const Uncounted &U) {
   // (parc_left_K) break;` the end of a non-void function looked reachable
   // to gcc and clang (-Wreturn-type, tester A, s52).
   std::optional<llvm::APSInt> C = U.Cond ? U.Cond->getIntegerConstantExpr(S.Ctx) : std::nullopt;
-  OwnBreak OB;
-  OB.TraverseStmt(const_cast<Stmt *>(U.Body));
-  bool Forever = (!U.Cond || (C && !C->isZero())) && !OB.Found;
+  bool Forever = (!U.Cond || (C && !C->isZero())) && !finds<OwnBreak>(U.Body);
   std::string Next = Forever ? " }" : " if (" + N + ") break; }";
   if (const auto *D = dyn_cast<DoStmt>(L)) {
     S.Edits.insert(U.Keyword, Open + Block);

@@ -646,6 +646,20 @@ private:
     return Ends && SM.getBufferData(FID).substr(End, Toks[I].Off - End).contains('\n');
   }
   bool stmtBoundaryBefore(size_t I) const;
+  /// A keyword that may write (part of) a parfor's index type, or a
+  /// mistaken one: `int`, `unsigned`, `double`, ...
+  bool indexTypeWord(const RTok &T) {
+    if (T.Kind != tok::raw_identifier)
+      return false;
+    switch (Idents.get(T.Ident).getTokenID()) {
+    case tok::kw_int: case tok::kw_long: case tok::kw_short: case tok::kw_char:
+    case tok::kw_unsigned: case tok::kw_signed: case tok::kw__Bool: case tok::kw___int128:
+    case tok::kw_float: case tok::kw_double:
+      return true;
+    default:
+      return false;
+    }
+  }
   bool misspeltOpener(size_t I);
   bool macroArgBefore(size_t I) const;
   bool endHeaderPart(Frame &F, size_t I);
@@ -789,20 +803,9 @@ bool TokenPass::endHeaderPart(Frame &F, size_t I) {
                              {Toks[K - 1].Ident, name(F)});
         }
       // `parfor i int; ...`, `parfor k unsigned long; ...`: the name first.
-      auto TypeWord = [&](const RTok &T) {
-        if (T.Kind != tok::raw_identifier)
-          return false;
-        switch (Idents.get(T.Ident).getTokenID()) {
-        case tok::kw_int: case tok::kw_long: case tok::kw_short: case tok::kw_char:
-        case tok::kw_unsigned: case tok::kw_signed: case tok::kw__Bool:
-        case tok::kw___int128:
-          return true;
-        default:
-          return false;
-        }
-      };
       if (E - B >= 2 && Toks[B].Kind == tok::raw_identifier && !isKeyword(Toks[B].Ident) &&
-          std::all_of(&Toks[B + 1], &Toks[E - 1] + 1, TypeWord)) {
+          std::all_of(&Toks[B + 1], &Toks[E - 1] + 1,
+                      [&](const RTok &T) { return indexTypeWord(T); })) {
         std::string Type;
         for (size_t K = B + 1; K < E; ++K)
           Type += (Type.empty() ? "" : " ") + Toks[K].Ident.str();
@@ -1417,19 +1420,9 @@ bool TokenPass::misspeltOpener(size_t I) {
     return true;
   const RTok &N = Toks[I + 1];
   // A parfor's index type: a C type keyword, or a name ending in _t.
-  bool TypeNext = false;
-  if (N.Kind == tok::raw_identifier && I + 2 < Toks.size() &&
-      Toks[I + 2].Kind == tok::raw_identifier) {
-    switch (Idents.get(N.Ident).getTokenID()) {
-    case tok::kw_int: case tok::kw_long: case tok::kw_short: case tok::kw_char:
-    case tok::kw_unsigned: case tok::kw_signed: case tok::kw__Bool: case tok::kw_float:
-    case tok::kw_double:
-      TypeNext = true;
-      break;
-    default:
-      TypeNext = N.Ident.ends_with("_t");
-    }
-  }
+  bool TypeNext = N.Kind == tok::raw_identifier && I + 2 < Toks.size() &&
+                  Toks[I + 2].Kind == tok::raw_identifier &&
+                  (indexTypeWord(N) || N.Ident.ends_with("_t"));
   SmallVector<StringRef, 2> Fits;
   if (TypeNext)
     Fits.append({"parfor", "lparfor"});

@@ -119,11 +119,12 @@ static void check_unknown(void) {
     size_t n = (size_t)(eq - *e), best_d = (size_t)-1;
     const char *best = NULL;
     for (int k = 0; k < KNOWN_VARS; k++) {
-      if (strlen(known_vars[k]) == n && !memcmp(known_vars[k], *e, n))
+      size_t m = strlen(known_vars[k]);
+      if (m == n && !memcmp(known_vars[k], *e, n))
         goto next;
       /* One name the start of the other (PARC_SCHEDULE, PARC_SPIN) is as
        * near as can be. */
-      size_t m = strlen(known_vars[k]), d = edit_distance(known_vars[k], *e, n);
+      size_t d = edit_distance(known_vars[k], *e, n);
       if (n > 6 && !memcmp(known_vars[k], *e, m < n ? m : n))
         d = 0;
       if (d < best_d)
