@@ -253,6 +253,19 @@
 #define PARC_MAX_RANGE_KILLS 64
 #endif
 
+/* Free lists that each processor keeps of two records it allocates and
+ * frees often, bounded because records end on other processors than the
+ * ones that made them: a processor keeps at most PARC_REP_KEEP records of
+ * a share of a construct's activities (processor.c, rep_free) and at most
+ * PARC_KIDX_KEEP nodes of the kill delivery index (kill.c, node_free);
+ * the rest go back to malloc. */
+#ifndef PARC_REP_KEEP
+#define PARC_REP_KEEP 256
+#endif
+#ifndef PARC_KIDX_KEEP
+#define PARC_KIDX_KEEP 64
+#endif
+
 /* Sizes of the per-processor mapped-lparfor inbox (grows on demand). */
 #ifndef PARC_INBOX_INIT
 #define PARC_INBOX_INIT 16
@@ -310,6 +323,7 @@ _Static_assert(PARC_ENV_BATCH_MAX >= 1 && PARC_ENV_BATCH_MAX <= 4096, "PARC_ENV_
 _Static_assert(PARC_MAX_RANGE_KILLS >= 1, "PARC_MAX_RANGE_KILLS must be positive");
 _Static_assert(PARC_POOL_MOVE >= 1 && PARC_POOL_MOVE <= PARC_POOL_LOCAL, "PARC_POOL_MOVE out of range");
 _Static_assert(PARC_POOL_LOCAL <= 4096, "PARC_POOL_LOCAL out of range (an array in each processor)");
+_Static_assert(PARC_REP_KEEP >= 0 && PARC_KIDX_KEEP >= 0, "PARC_REP_KEEP and PARC_KIDX_KEEP cannot be negative");
 _Static_assert(PARC_INBOX_INIT >= 1, "PARC_INBOX_INIT must be positive");
 _Static_assert(PARC_TURN > 0 && (PARC_TURN & (PARC_TURN - 1)) == 0,
                "PARC_TURN must be a power of two");

@@ -329,7 +329,7 @@ static parc_kidx *node_alloc(void) {
 
 static void node_free(parc_kidx *n) {
   parc_proc *p = parc_self();
-  if (!p || p->kidx_free_n >= 64) {
+  if (!p || p->kidx_free_n >= PARC_KIDX_KEEP) {
     free(n);
     return;
   }

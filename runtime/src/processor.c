@@ -2288,7 +2288,7 @@ static parc_rep *rep_alloc(parc_proc *p) {
 /* Records end on the processor that ran them (thieves take whole reps), so
  * a free list is bounded and the rest goes back to malloc. */
 static void rep_free(parc_proc *p, parc_rep *r) {
-  if (p->rep_free_n >= 256) {
+  if (p->rep_free_n >= PARC_REP_KEEP) {
     free(r);
     return;
   }
