@@ -1209,7 +1209,9 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
         ClashName = ND->getName().str(), ClashMoved = false;
         return true;
       }
-    if ((Tag ? HoistedTags : HoistedNames).insert(ND->getName().str()).second)
+    auto [It, New] =
+        (Tag ? HoistedTags : HoistedNames).try_emplace(ND->getName().str(), ND->getCanonicalDecl());
+    if (New || It->second == ND->getCanonicalDecl())
       return false;
     ClashName = ND->getName().str(), ClashMoved = true;
     return true;
@@ -1259,6 +1261,35 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
                              "or declare a shared type once at file scope");
     Why();
     Ok = false;
+  };
+
+  // `struct node;` left in the function after `struct node { ... }` moved
+  // would declare a new, incomplete local type there, which hides the
+  // moved one: the statements that only declare a moved tag ahead (or
+  // again) go with it.
+  auto DropRedeclarations = [&](const Decl *D) {
+    const auto *TD = dyn_cast<TagDecl>(D);
+    if (!TD)
+      return;
+    for (const TagDecl *R : TD->redecls()) {
+      if (R == TD || R->isThisDeclarationADefinition())
+        continue;
+      const DeclStmt *DS = nullptr;
+      for (const DynTypedNode &P : S.Ctx.getParents(*R))
+        if ((DS = P.get<DeclStmt>()))
+          break;
+      if (!DS || !DS->isSingleDecl() || MovedStmts.count(DS))
+        continue;
+      if (DS->getBeginLoc().isMacroID() || DS->getEndLoc().isMacroID() ||
+          !S.inMainFile(DS->getBeginLoc()) || !S.inMainFile(DS->getEndLoc())) {
+        Fail(R, "it is declared ahead by a macro or in a file included inside the function");
+        continue;
+      }
+      unsigned B = S.offset(DS->getBeginLoc()), E = S.endOffset(DS->getEndLoc());
+      std::string Text = S.Edits.render(B, E);
+      S.Edits.collapse(B, E, ";" + std::string(std::count(Text.begin(), Text.end(), '\n'), '\n'));
+      MovedStmts.insert(DS);
+    }
   };
 
   for (const Decl *D : Sorted) {
@@ -1319,6 +1350,8 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
       Out += withPack(Pack, S.lineDirective(Line) + Text + "\n");
       S.Edits.collapse(B, E, ";" + std::string(NL, '\n'));
       MovedStmts.insert(DS);
+      for (const Decl *X : DS->decls())
+        DropRedeclarations(X);
       continue;
     }
     // A tag defined in a declaration of variables: move the definition,
@@ -1357,6 +1390,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     unsigned NL = std::count(Moved.begin(), Moved.end(), '\n');
     Out += withPack(packOf(TD), S.lineDirective(S.lineOf(TB)) + Head + Body + ";\n");
     S.Edits.collapse(TB, AE, Kw + " " + Name + std::string(NL, '\n'));
+    DropRedeclarations(TD);
   }
 
   for (const FunctionDecl *FD : F.LocalFunctions)

@@ -198,8 +198,10 @@ private:
   void nameConstructs();
   bool lowerFunction(FunctionModel &F);
 
-  /// Names moved to file scope so far (tags and ordinary identifiers).
-  std::set<std::string> HoistedTags, HoistedNames;
+  /// Names moved to file scope so far (tags and ordinary identifiers),
+  /// with the declaration each names (canonical: a tag declared ahead,
+  /// `typedef struct node node_t;` before `struct node { ... };`, is one).
+  std::map<std::string, const clang::Decl *> HoistedTags, HoistedNames;
   /// The number of the next parc_wait_site (waitSite).
   unsigned NextWaitSite = 0;
   /// Anonymous local tags moved to file scope, by the name parcc gave them.
