@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 using namespace clang;
 
@@ -2228,6 +2229,58 @@ static const Activity *activityOf(Session &S, const Stmt *St) {
   return In;
 }
 
+/// A write to a parfor's or lparfor's index in its body (`i++`, `i += 2`,
+/// `i = next[i]`, `for (i = 0; ...)`) changes one activity's copy of it:
+/// the iterations were fixed when the construct started, so none is
+/// skipped or repeated, as the same write in a C `for` would do.  A loop
+/// turned into a parfor with its `i++` that skips an element kept is the
+/// mistake.  Writes through a pointer (`&i` given to scanf) are not seen.
+void checkIndexWrites(Session &S) {
+  struct Writes : RecursiveASTVisitor<Writes> {
+    const VarDecl *Index;
+    std::vector<const Expr *> Found;
+    void write(const Expr *Target, const Expr *Op) {
+      const auto *R = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+      if (R && R->getDecl() == Index)
+        Found.push_back(Op);
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp())
+        write(B->getLHS(), B);
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->isIncrementDecrementOp())
+        write(U->getSubExpr(), U);
+      return true;
+    }
+  };
+  for (const auto &CP : S.M.Constructs) {
+    const Construct &C = *CP;
+    if (!C.Index || C.Acts.empty() || !C.Acts[0]->Body)
+      continue;
+    Writes W;
+    W.Index = C.Index;
+    W.TraverseStmt(const_cast<CompoundStmt *>(C.Acts[0]->Body));
+    bool Noted = false;
+    for (const Expr *E : W.Found) {
+      SourceLocation At = S.SM.getExpansionLoc(isa<BinaryOperator>(E)
+                                                   ? cast<BinaryOperator>(E)->getOperatorLoc()
+                                                   : cast<UnaryOperator>(E)->getOperatorLoc());
+      if (!S.inMainFile(At))
+        continue;
+      S.warn(At, OwnWarning::IndexWrite,
+             "writing '%0', the index of '%1', changes one activity's copy only: no iteration "
+             "is skipped or repeated as in a 'for' loop")
+          << C.Index->getName() << spellingOf(C.Kind);
+      if (!std::exchange(Noted, true))
+        S.note(C.Index->getLocation(), "the iterations of '%0' are fixed when it starts; use "
+                                       "another variable for a value the body computes")
+            << spellingOf(C.Kind);
+    }
+  }
+}
+
 void checkBusyWaits(Session &S) {
   // A spin in a function that activities call (`void wait_turn(int me) {
   // while (turn != me) ; }`, the way a course often writes it: tester H,
@@ -2446,6 +2499,7 @@ bool runChecks(Session &S) {
   checkOpenMPOnConstructs(S);
   checkSemInits(S);
   checkBusyWaits(S);
+  checkIndexWrites(S);
   checkSignalHandlers(S);
   return S.Diags.getClient()->getNumErrors() == Before && !S.hasErrors();
 }

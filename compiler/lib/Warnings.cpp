@@ -16,7 +16,7 @@ const char *const Names[NumOwnWarnings] = {
     "parc-zero-step", "parc-inclusive-to", "parc-uninitialized-semaphore",
     "parc-empty-range", "parc-count-overflow", "parc-signal-handler",
     "parc-ignored-openmp", "parc-openmp-in-activity", "parc-private-semaphore",
-    "parc-busy-wait",
+    "parc-busy-wait", "parc-index-write",
 };
 
 constexpr unsigned AllMask = (1u << NumOwnWarnings) - 1;

@@ -29,7 +29,7 @@ class SourceManager;
 
 namespace parcc {
 
-/// parcc's warnings, one per -W name.  All but EmptyRange and
+/// parcc's warnings, one per -W name.  All but EmptyRange, IndexWrite and
 /// IgnoredOpenMP are on by default; -Wparc turns those on too, and -Wall
 /// IgnoredOpenMP, as gcc's -Wall does its -Wunknown-pragmas.
 enum class OwnWarning : unsigned {
@@ -51,8 +51,10 @@ enum class OwnWarning : unsigned {
                           ///< and used only by it
   BusyWait,               ///< parc-busy-wait: a loop in an activity that only tests
                           ///< memory another activity may change
+  IndexWrite,             ///< parc-index-write: the body of a parfor or lparfor writes
+                          ///< its index, which skips no iteration as a for's would
 };
-constexpr unsigned NumOwnWarnings = 13;
+constexpr unsigned NumOwnWarnings = 14;
 
 /// The option's name without -W ("parc-inclusive-to").
 llvm::StringRef ownWarningName(OwnWarning W);
@@ -88,6 +90,9 @@ class OwnWarningState {
 public:
   OwnWarningState() {
     Each[static_cast<unsigned>(OwnWarning::EmptyRange)].Enabled = false;
+    // The contract makes the index a private variable, which a program
+    // may write (a test of that privacy does): -Wparc turns it on.
+    Each[static_cast<unsigned>(OwnWarning::IndexWrite)].Enabled = false;
     Each[static_cast<unsigned>(OwnWarning::IgnoredOpenMP)].Enabled = false; // -Wall: as gcc's
   }
   /// -W<Opt> (without -W), applied in command-line order.  Acts on
