@@ -271,10 +271,26 @@ extern void (*parc_poll_hook_)(void);
  * parc_poll_hook_, which the runtime that started set (a stand-in that did
  * nothing let killed activities run on: a pbreak waited for an endless
  * loop, and a killed activity's effects were seen after its epar).       */
+/* The runtime's code in this header (the stand-in below, the inline
+ * entries further on) is not the program's: coverage and profiling
+ * (--coverage, -fprofile-generate, -fprofile-instr-generate) do not count
+ * it.  Counted, it listed this header among the program's files, with
+ * lines never run, and made every poll an increment of one counter that
+ * all processors share, atomic (parcc asks for atomic counters, since
+ * activities run on several processors at once).                         */
+#if defined(__has_attribute)
+#if __has_attribute(__no_profile_instrument_function__)
+#define PARC_NO_PROFILE __attribute__((__no_profile_instrument_function__))
+#endif
+#endif
+#ifndef PARC_NO_PROFILE
+#define PARC_NO_PROFILE
+#endif
+
 #ifndef PARC_RUNTIME_SOURCE
 __attribute__((__weak__)) unsigned parc_kill_pending_;
 __attribute__((__weak__)) void (*parc_poll_hook_)(void);
-__attribute__((__weak__)) void parc_poll_slow(void) {
+__attribute__((__weak__)) PARC_NO_PROFILE void parc_poll_slow(void) {
   void (*slow)(void) = __atomic_load_n(&parc_poll_hook_, __ATOMIC_ACQUIRE);
   if (slow)
     slow();
@@ -323,7 +339,7 @@ void parc_faa_unlock(const volatile void *p);
     parc_fw_o_;                                                                \
   })
 
-static __inline__ void parc_poll(void) {
+static __inline__ PARC_NO_PROFILE void parc_poll(void) {
   if (__builtin_expect(__atomic_load_n(&parc_kill_pending_, __ATOMIC_RELAXED) != 0, 0))
     parc_poll_slow();
 }
@@ -334,14 +350,14 @@ static __inline__ void parc_poll(void) {
  * block.  A spin on a plain flag that another activity sets (a race, the
  * program's own risk) read it once when the poll's fast path let the back
  * end keep its value, and hung at P = 2 where it had ended (tester J). */
-static __inline__ void parc_poll_block(void) {
+static __inline__ PARC_NO_PROFILE void parc_poll_block(void) {
   __asm__ __volatile__("" ::: "memory");
   parc_poll();
 }
 
 /* Emitted as the loop head of every body function (see the top of this file).
  * Returns 0 when the batch is done.                                         */
-static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
+static __inline__ PARC_NO_PROFILE int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
   if (self->next >= self->end)
     return 0;
   *k = self->cur = self->next++;
@@ -458,7 +474,7 @@ static __inline__ int parc_next(parc_act *self, __UINT64_TYPE__ *k) {
 /* Takes the next block of at most PARC_BLOCK activities of the batch,
  * [*k, *stop), advancing next past it, and polls once.  Returns 0 when the
  * batch is done.                                                            */
-static __inline__ int parc_next_block(parc_act *self, __UINT64_TYPE__ *k, __UINT64_TYPE__ *stop) {
+static __inline__ PARC_NO_PROFILE int parc_next_block(parc_act *self, __UINT64_TYPE__ *k, __UINT64_TYPE__ *stop) {
   __UINT64_TYPE__ n = self->next, e = self->end;
   if (n >= e)
     return 0;
@@ -518,7 +534,7 @@ void parc_spawn(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
 void parc_spawn_lparfor(parc_desc *d, parc_site *site, parc_body_fn fn, void *env,
                         __UINT64_TYPE__ niter, int mapped);
 
-static __inline__ __UINT64_TYPE__ parc_chunk_lo(__UINT64_TYPE__ niter, __UINT64_TYPE__ nchunks, __UINT64_TYPE__ k) {
+static __inline__ PARC_NO_PROFILE __UINT64_TYPE__ parc_chunk_lo(__UINT64_TYPE__ niter, __UINT64_TYPE__ nchunks, __UINT64_TYPE__ k) {
   __UINT64_TYPE__ q = niter / nchunks, r = niter % nchunks;
   return k * q + (k < r ? k : r);
 }
@@ -544,7 +560,7 @@ static __inline__ __UINT64_TYPE__ parc_chunk_lo(__UINT64_TYPE__ niter, __UINT64_
 __attribute__((__noreturn__)) void parc_error_step0(const parc_site *site);
 __attribute__((__noreturn__)) void parc_error_count(const parc_site *site);
 
-static __inline__ __UINT64_TYPE__ parc_count_s(long long from, long long to, long long step,
+static __inline__ PARC_NO_PROFILE __UINT64_TYPE__ parc_count_s(long long from, long long to, long long step,
                                     const parc_site *site) {
   __UINT64_TYPE__ span, n;
   if (step == 0)
@@ -565,7 +581,7 @@ static __inline__ __UINT64_TYPE__ parc_count_s(long long from, long long to, lon
   return n + 1;
 }
 
-static __inline__ __UINT64_TYPE__ parc_count_u(unsigned long long from, unsigned long long to,
+static __inline__ PARC_NO_PROFILE __UINT64_TYPE__ parc_count_u(unsigned long long from, unsigned long long to,
                                     unsigned long long step, const parc_site *site) {
   __UINT64_TYPE__ n;
   if (step == 0)
@@ -578,7 +594,7 @@ static __inline__ __UINT64_TYPE__ parc_count_u(unsigned long long from, unsigned
   return n + 1;
 }
 
-static __inline__ unsigned long long parc_iter(unsigned long long from,
+static __inline__ PARC_NO_PROFILE unsigned long long parc_iter(unsigned long long from,
                                            unsigned long long step, __UINT64_TYPE__ k) {
   return from + k * step;
 }
@@ -764,12 +780,12 @@ void parc_sem_names_remove(parc_sem_names *t);
 __attribute__((__weak__)) void parc_sem_names_add(parc_sem_names *t);
 __attribute__((__weak__)) void parc_sem_names_remove(parc_sem_names *t);
 
-static __inline__ void parc_sem_names_add_(parc_sem_names *t) {
+static __inline__ PARC_NO_PROFILE void parc_sem_names_add_(parc_sem_names *t) {
   if (parc_sem_names_add)
     parc_sem_names_add(t);
 }
 
-static __inline__ void parc_sem_names_remove_(parc_sem_names *t) {
+static __inline__ PARC_NO_PROFILE void parc_sem_names_remove_(parc_sem_names *t) {
   if (parc_sem_names_remove)
     parc_sem_names_remove(t);
 }
