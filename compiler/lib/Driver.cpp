@@ -702,6 +702,12 @@ std::optional<int> parse(ArrayRef<const char *> Argv, Options &O) {
       } else {
         O.BackAndLink.push_back(A.str());
       }
+    } else if (A == "-m32" || A == "-mx32" || A == "-m16") {
+      // The back end would make 32-bit code and then fail to link it with
+      // the 64-bit libparc (or, without multilib, fail on <stdio.h>, which
+      // read as parcc's fault).
+      return fail("'" + A + "' is not supported: the runtime (libparc) is built for 64-bit "
+                  "code only, and switches the stacks of activities with 64-bit code");
     } else {
       // Unknown to parcc: the back end decides (and fails if it must).
       O.BackAndLink.push_back(A.str());
@@ -1017,6 +1023,8 @@ private:
   int describe();
   bool namesFilesByObject() const;
   bool countsProfile() const;
+  bool coverageMapping() const;
+  void warnCoverageMapping() const;
   std::string objectBesideProgram(const Input &In);
   FrontendOptions frontFor(const Input &In, const std::string &Obj, std::string &DepAppend);
   bool translate(const Input &In, const std::string &Obj, bool SyntaxOnly, std::string &C);
@@ -1736,6 +1744,28 @@ bool Job::countsProfile() const {
   return false;
 }
 
+/// Whether clang's source-based coverage is asked for (the last of
+/// -f[no-]coverage-mapping) for a file that goes through the front end.
+bool Job::coverageMapping() const {
+  bool On = false;
+  for (const auto *List : {&O.BackCompile, &O.BackAndLink})
+    for (StringRef A : *List)
+      if (A == "-fcoverage-mapping" || A == "-fno-coverage-mapping")
+        On = A == "-fcoverage-mapping";
+  return On && llvm::any_of(O.Inputs, [](const Input &In) { return In.Parc; });
+}
+
+/// Clang maps its source-based coverage to the lines of the file it
+/// compiles, and ignores #line: its counts went to the lines of the emitted
+/// C, shown against the .pc file's text (tester B, s54).
+void Job::warnCoverageMapping() const {
+  if (llvm::is_contained(O.Front, "-w"))
+    return;
+  errs() << "parcc: warning: -fcoverage-mapping counts the lines of the C that parcc emits, "
+            "not of your files (clang's coverage mapping does not follow #line); for counts "
+            "of your lines use --coverage and gcov ('llvm-cov gcov' with clang)\n";
+}
+
 /// The object of input In when a program is linked and the back end names
 /// files after it (namesFilesByObject()).  With profiling, the back end
 /// names the .gcno file after the object and
@@ -1807,6 +1837,8 @@ int Job::run(const char *Argv0) {
     return 1;
   if (NeedsCC && !checkWarningOptions())
     return 1;
+  if (NeedsCC && O.M != Mode::Assemble && coverageMapping())
+    warnCoverageMapping();
 
   bool Ok = true;
   switch (O.M) {
