@@ -2238,20 +2238,20 @@ static const Activity *activityOf(Session &S, const Stmt *St) {
 void checkIndexWrites(Session &S) {
   struct Writes : RecursiveASTVisitor<Writes> {
     const VarDecl *Index;
-    std::vector<const Expr *> Found;
-    void write(const Expr *Target, const Expr *Op) {
+    std::vector<SourceLocation> Found; // the operators
+    void write(const Expr *Target, SourceLocation Op) {
       const auto *R = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
       if (R && R->getDecl() == Index)
         Found.push_back(Op);
     }
     bool VisitBinaryOperator(BinaryOperator *B) {
       if (B->isAssignmentOp())
-        write(B->getLHS(), B);
+        write(B->getLHS(), B->getOperatorLoc());
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *U) {
       if (U->isIncrementDecrementOp())
-        write(U->getSubExpr(), U);
+        write(U->getSubExpr(), U->getOperatorLoc());
       return true;
     }
   };
@@ -2263,10 +2263,8 @@ void checkIndexWrites(Session &S) {
     W.Index = C.Index;
     W.TraverseStmt(const_cast<CompoundStmt *>(C.Acts[0]->Body));
     bool Noted = false;
-    for (const Expr *E : W.Found) {
-      SourceLocation At = S.SM.getExpansionLoc(isa<BinaryOperator>(E)
-                                                   ? cast<BinaryOperator>(E)->getOperatorLoc()
-                                                   : cast<UnaryOperator>(E)->getOperatorLoc());
+    for (SourceLocation Op : W.Found) {
+      SourceLocation At = S.SM.getExpansionLoc(Op);
       if (!S.inMainFile(At))
         continue;
       S.warn(At, OwnWarning::IndexWrite,
