@@ -73,6 +73,22 @@ extern "C" {
  * -std=c99 -pedantic-errors: attributes, not _Noreturn and _Alignas. */
 #define PARC_ABI_VERSION 9
 
+/* The runtime's code in this header (the poll's stand-in and the
+ * inline entries below) is not the program's: coverage and profiling
+ * (--coverage, -fprofile-generate, -fprofile-instr-generate) do not count
+ * it.  Counted, it listed this header among the program's files, with
+ * lines never run, and made every poll an increment of one counter that
+ * all processors share, atomic (parcc asks for atomic counters, since
+ * activities run on several processors at once).                         */
+#if defined(__has_attribute)
+#if __has_attribute(__no_profile_instrument_function__)
+#define PARC_NO_PROFILE __attribute__((__no_profile_instrument_function__))
+#endif
+#endif
+#ifndef PARC_NO_PROFILE
+#define PARC_NO_PROFILE
+#endif
+
 /* ---- Construct sites ------------------------------------------------------
  * One static parc_site per construct in the source, emitted at file scope
  * before the function that contains the construct:
@@ -271,22 +287,6 @@ extern void (*parc_poll_hook_)(void);
  * parc_poll_hook_, which the runtime that started set (a stand-in that did
  * nothing let killed activities run on: a pbreak waited for an endless
  * loop, and a killed activity's effects were seen after its epar).       */
-/* The runtime's code in this header (the stand-in below, the inline
- * entries further on) is not the program's: coverage and profiling
- * (--coverage, -fprofile-generate, -fprofile-instr-generate) do not count
- * it.  Counted, it listed this header among the program's files, with
- * lines never run, and made every poll an increment of one counter that
- * all processors share, atomic (parcc asks for atomic counters, since
- * activities run on several processors at once).                         */
-#if defined(__has_attribute)
-#if __has_attribute(__no_profile_instrument_function__)
-#define PARC_NO_PROFILE __attribute__((__no_profile_instrument_function__))
-#endif
-#endif
-#ifndef PARC_NO_PROFILE
-#define PARC_NO_PROFILE
-#endif
-
 #ifndef PARC_RUNTIME_SOURCE
 __attribute__((__weak__)) unsigned parc_kill_pending_;
 __attribute__((__weak__)) void (*parc_poll_hook_)(void);
