@@ -1267,6 +1267,13 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
   // would declare a new, incomplete local type there, which hides the
   // moved one: the statements that only declare a moved tag ahead (or
   // again) go with it.
+  // The statement that declares D, or null.
+  auto DeclStmtOf = [&](const Decl *D) -> const DeclStmt * {
+    for (const DynTypedNode &P : S.Ctx.getParents(*D))
+      if (const auto *DS = P.get<DeclStmt>())
+        return DS;
+    return nullptr;
+  };
   auto DropRedeclarations = [&](const Decl *D) {
     const auto *TD = dyn_cast<TagDecl>(D);
     if (!TD)
@@ -1274,10 +1281,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
     for (const TagDecl *R : TD->redecls()) {
       if (R == TD || R->isThisDeclarationADefinition())
         continue;
-      const DeclStmt *DS = nullptr;
-      for (const DynTypedNode &P : S.Ctx.getParents(*R))
-        if ((DS = P.get<DeclStmt>()))
-          break;
+      const DeclStmt *DS = DeclStmtOf(R);
       if (!DS || !DS->isSingleDecl() || MovedStmts.count(DS))
         continue;
       if (DS->getBeginLoc().isMacroID() || DS->getEndLoc().isMacroID() ||
@@ -1293,10 +1297,7 @@ bool Outliner::hoistLocalDecls(FunctionModel &F, std::string &Out) {
   };
 
   for (const Decl *D : Sorted) {
-    const DeclStmt *DS = nullptr;
-    for (const DynTypedNode &P : S.Ctx.getParents(*D))
-      if ((DS = P.get<DeclStmt>()))
-        break;
+    const DeclStmt *DS = DeclStmtOf(D);
     if (!DS) {
       Fail(D, "it is not declared by a statement of its own");
       continue;

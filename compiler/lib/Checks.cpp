@@ -44,6 +44,18 @@ public:
 
 static llvm::DenseMap<const FunctionDecl *, const CallExpr *> calledByActivities(Session &S);
 
+/// The variable that E writes by name, when E is an assignment (`i = ...`,
+/// `i += 2`) or an increment or decrement (`i++`, `--i`); null otherwise.
+static const ValueDecl *writtenVar(const Expr *E) {
+  const Expr *Target = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementDecrementOp())
+    Target = U->getSubExpr();
+  else if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+    Target = B->getLHS();
+  const auto *R = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+  return R ? R->getDecl() : nullptr;
+}
+
 /// Does R hold L (its ends included)?
 static bool encloses(const SourceManager &SM, SourceRange R, SourceLocation L) {
   return !SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
@@ -432,12 +444,7 @@ void checkConstructs(Session &S) {
           continue;
         // `i++` or `i += 2` updates the index: a for's step.  Anything
         // else, with nothing after it, was the body.
-        const Expr *Updated = UO && UO->isIncrementDecrementOp() ? UO->getSubExpr()
-                              : BO && BO->isAssignmentOp()      ? BO->getLHS()
-                                                                : nullptr;
-        const auto *UpdatedRef =
-            Updated ? dyn_cast<DeclRefExpr>(Updated->IgnoreParenImpCasts()) : nullptr;
-        bool UpdatesIndex = UpdatedRef && UpdatedRef->getDecl() == C.Index;
+        bool UpdatesIndex = writtenVar(Core) == C.Index;
         if (I == 2 && NoBody && !UpdatesIndex)
           S.note(F.Found->getLocation(), "the header is 'TYPE VAR; FROM; TO; STEP;' and the "
                                          "body follows it: is STEP missing? This was read "
@@ -2239,19 +2246,14 @@ void checkIndexWrites(Session &S) {
   struct Writes : RecursiveASTVisitor<Writes> {
     const VarDecl *Index;
     std::vector<SourceLocation> Found; // the operators
-    void write(const Expr *Target, SourceLocation Op) {
-      const auto *R = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
-      if (R && R->getDecl() == Index)
-        Found.push_back(Op);
-    }
     bool VisitBinaryOperator(BinaryOperator *B) {
-      if (B->isAssignmentOp())
-        write(B->getLHS(), B->getOperatorLoc());
+      if (writtenVar(B) == Index)
+        Found.push_back(B->getOperatorLoc());
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *U) {
-      if (U->isIncrementDecrementOp())
-        write(U->getSubExpr(), U->getOperatorLoc());
+      if (writtenVar(U) == Index)
+        Found.push_back(U->getOperatorLoc());
       return true;
     }
   };
